@@ -1,0 +1,1 @@
+//! Conformance machinery: fast-vs-reference cross-checks, theory validation, and the `pbgi` CLI.

@@ -1,0 +1,1 @@
+//! Fast f64 implementations of the quantities in `MATH.md`.

@@ -1,0 +1,1 @@
+//! Certified high-precision reference (MPFR via `rug`) for the quantities in `MATH.md`.
