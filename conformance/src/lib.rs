@@ -1,1 +1,3 @@
 //! Conformance machinery: fast-vs-reference cross-checks, theory validation, and the `pbgi` CLI.
+pub mod bo;
+pub mod cli;
