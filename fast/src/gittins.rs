@@ -176,7 +176,14 @@ fn horner(c: &[f64], w: f64) -> f64 {
 fn solve_middle(r_hi: f64, r_lo: f64) -> f64 {
     let (d_hi, d_e) = two_sum(r_hi, -FRAC_1_SQRT_2PI);
     let (d_hi, d_lo) = two_sum(d_hi, d_e + (r_lo - FRAC_1_SQRT_2PI_LO));
-    let u = start_u(r_hi);
+    // Near u = 0 the step must be small *relative to u*: there, start from the two-term
+    // series u = 2δ - 4φ0δ² (error O(δ³), so the Halley step leaves O(δ⁹) ≪ ulp(u)).
+    let u = if d_hi.abs() < 1e-3 {
+        let d = d_hi + d_lo;
+        2.0 * d - 4.0 * FRAC_1_SQRT_2PI * d * d
+    } else {
+        start_u(r_hi)
+    };
     let w = u * u;
     let f = ((0.5 * u - d_hi) + FRAC_1_SQRT_2PI * w * horner(&P_SERIES, w)) - d_lo;
     let d1 = 0.5 + FRAC_1_SQRT_2PI * u * horner(&S_SERIES, w);
