@@ -21,7 +21,10 @@ fn hand_computed_indices() {
     assert_eq!(discrete_reservation_value(&uniform01(), &r(1, 1)), r(3, 2));
     // A point mass: g = v + c.
     let point = Discrete::new(vec![r(-7, 3)], vec![r(1, 1)], None).expect("valid");
-    assert_eq!(discrete_reservation_value(&point, &r(1, 10)), r(-7, 3) + r(1, 10));
+    assert_eq!(
+        discrete_reservation_value(&point, &r(1, 10)),
+        r(-7, 3) + r(1, 10)
+    );
 }
 
 #[test]
@@ -43,9 +46,17 @@ fn index_solves_its_equation() {
 #[test]
 fn invalid_distributions_are_rejected_with_field_names() {
     let e = Discrete::new(vec![r(0, 1), r(1, 1)], vec![r(1, 2), r(1, 3)], Some(3)).unwrap_err();
-    assert_eq!(e.to_string(), "box 3: field \"probs\": must sum to exactly 1, sum is \"5/6\"");
+    assert_eq!(
+        e.to_string(),
+        "box 3: field \"probs\": must sum to exactly 1, sum is \"5/6\""
+    );
     let e = Discrete::new(vec![r(0, 1), r(0, 1)], vec![r(1, 2), r(1, 2)], Some(0)).unwrap_err();
-    assert!(e.to_string().starts_with("box 0: field \"values\": value \"0\" appears twice"));
+    assert!(e
+        .to_string()
+        .starts_with("box 0: field \"values\": value \"0\" appears twice"));
     let e = Discrete::new(vec![r(0, 1)], vec![r(0, 1)], Some(1)).unwrap_err();
-    assert_eq!(e.to_string(), "box 1: field \"probs\": entry 0 must be > 0, got \"0\"");
+    assert_eq!(
+        e.to_string(),
+        "box 1: field \"probs\": entry 0 must be > 0, got \"0\""
+    );
 }

@@ -111,8 +111,13 @@ fn product_formula_cost_matches_forward_propagation() {
 /// (MATH.md: one box, no outside option, `E[max(X, g)] = E[X] + c`).
 #[test]
 fn single_box_objective_is_mean_plus_cost() {
-    let b = PandoraBox::discrete(r(1, 4), vec![r(0, 1), r(1, 1)], vec![r(1, 2), r(1, 2)], Some(0))
-        .expect("valid");
+    let b = PandoraBox::discrete(
+        r(1, 4),
+        vec![r(0, 1), r(1, 1)],
+        vec![r(1, 2), r(1, 2)],
+        Some(0),
+    )
+    .expect("valid");
     let inst = Instance::new(vec![b], None).expect("valid");
     let policy = IndexPolicy::new(&inst).expect("discrete");
     assert_eq!(policy.indices()[0], r(1, 2));
@@ -127,18 +132,32 @@ fn single_box_objective_is_mean_plus_cost() {
 /// Theorem 2 randomises over.
 #[test]
 fn tie_rules_differ_in_cost_not_objective() {
-    let b = PandoraBox::discrete(r(1, 4), vec![r(0, 1), r(1, 1)], vec![r(1, 2), r(1, 2)], Some(0))
-        .expect("valid");
+    let b = PandoraBox::discrete(
+        r(1, 4),
+        vec![r(0, 1), r(1, 1)],
+        vec![r(1, 2), r(1, 2)],
+        Some(0),
+    )
+    .expect("valid");
     let inst = Instance::new(vec![b], Some(r(1, 2))).expect("valid");
     let policy = IndexPolicy::new(&inst).expect("discrete");
     let early = evaluate(&inst, &policy, &Tie::Early).expect("discrete");
     let late = evaluate(&inst, &policy, &Tie::Late).expect("discrete");
-    assert_eq!((early.expected_cost.clone(), early.expected_best.clone()), (r(0, 1), r(1, 2)));
-    assert_eq!((late.expected_cost.clone(), late.expected_best.clone()), (r(1, 4), r(1, 4)));
+    assert_eq!(
+        (early.expected_cost.clone(), early.expected_best.clone()),
+        (r(0, 1), r(1, 2))
+    );
+    assert_eq!(
+        (late.expected_cost.clone(), late.expected_best.clone()),
+        (r(1, 4), r(1, 4))
+    );
     let mixed = evaluate(&inst, &policy, &Tie::Mixture(r(1, 3))).expect("discrete");
     assert_eq!(mixed.expected_cost, r(1, 6));
     assert_eq!(mixed.objective(), r(1, 2));
     let dp = solve_dp(&inst).expect("small");
     assert_eq!(dp.optimum(), &r(1, 2));
-    assert_eq!(dp.optimal_first_actions(), vec![Action::Stop, Action::Open(0)]);
+    assert_eq!(
+        dp.optimal_first_actions(),
+        vec![Action::Stop, Action::Open(0)]
+    );
 }

@@ -138,7 +138,9 @@ impl DpSolution {
 
     /// The optimal expected objective `E[best] + E[cost]` from the start.
     pub fn optimum(&self) -> &Rational {
-        let start = self.hand_position(self.instance.outside()).expect("start listed");
+        let start = self
+            .hand_position(self.instance.outside())
+            .expect("start listed");
         self.table[start].as_ref().expect("start filled")
     }
 
@@ -187,5 +189,4 @@ impl DpSolution {
     pub fn state_count(&self) -> usize {
         self.table.iter().filter(|v| v.is_some()).count()
     }
-
 }

@@ -140,9 +140,10 @@ pub fn product_formula_cost(
         let mut total = Rational::new();
         for (pos, &k) in policy.order().iter().enumerate() {
             let g = &policy.indices()[k];
-            let outside_allows = instance
-                .outside()
-                .map_or(true, |y0| if strict { y0 > g } else { y0 >= g });
+            let outside_allows =
+                instance
+                    .outside()
+                    .map_or(true, |y0| if strict { y0 > g } else { y0 >= g });
             if !outside_allows {
                 continue;
             }

@@ -94,7 +94,10 @@ impl Discrete {
                 return Err(error(
                     box_index,
                     "values",
-                    format!("value \"{}\" appears twice (values must be distinct)", w[0].0),
+                    format!(
+                        "value \"{}\" appears twice (values must be distinct)",
+                        w[0].0
+                    ),
                 ));
             }
         }
@@ -117,10 +120,7 @@ impl Discrete {
 
     /// `E[X]`, exactly.
     pub fn mean(&self) -> Rational {
-        self.atoms
-            .iter()
-            .map(|(x, p)| Rational::from(x * p))
-            .sum()
+        self.atoms.iter().map(|(x, p)| Rational::from(x * p)).sum()
     }
 
     /// `E[max(t - X, 0)]`, exactly (the left-hand side of the reservation-value equation).
