@@ -62,3 +62,4 @@ pub struct Candidate {
     pub sigma: f64,
     pub cost: f64,
 }
+pub mod pandora;
