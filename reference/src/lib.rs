@@ -166,3 +166,4 @@ pub struct Candidate {
     /// Evaluation cost (already scaled by `λ`), `> 0`.
     pub cost: f64,
 }
+pub mod pandora;
