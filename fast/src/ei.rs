@@ -31,7 +31,7 @@ pub fn ei(mu: f64, sigma: f64, y: f64) -> f64 {
     if s.zhi >= 0.0 {
         s.dhi + (s.dlo + sigma_h_excess(s.zhi, sigma))
     } else if s.zhi >= -X_UNDERFLOW {
-        sigma_h_neg(-s.zhi, -s.zlo(), sigma)
+        sigma_h_neg(-s.zhi, -s.zlo(), sigma, 0)
     } else {
         0.0
     }
