@@ -5,12 +5,14 @@
 //!
 //! Discrete instances are handled in exact rationals (`rug::Rational`); normal boxes by
 //! high-precision MPFR evaluation with stated error bounds ([`normal`]).
+pub mod budget;
 pub mod dp;
 pub mod evaluation;
 pub mod instance;
 pub mod policy;
 pub mod reservation;
 
+pub use budget::{solve_budget, BudgetSolution, ScaledPolicy};
 pub use dp::{solve as solve_dp, Action, DpSolution};
 pub use evaluation::{evaluate, kww_objective, product_formula_cost, Evaluation};
 pub use instance::{Discrete, Distribution, Instance, InstanceError, PandoraBox};

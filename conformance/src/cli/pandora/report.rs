@@ -3,7 +3,8 @@
 use super::format::{parse_exact, InstanceFile};
 use super::Engine;
 use pbgi_reference::pandora::{
-    evaluate, kww_objective, solve_dp, Action, IndexPolicy, Instance, Tie,
+    evaluate, kww_objective, solve_budget, solve_dp, Action, BudgetSolution, IndexPolicy,
+    Instance, ScaledPolicy, Tie,
 };
 use rug::{Float, Rational};
 use serde_json::{json, Value};
@@ -55,7 +56,8 @@ fn action_json(action: &Action, names: &[Option<String>]) -> Value {
     }
 }
 
-fn dp_json(instance: &Instance, names: &[Option<String>], objective: &Rational) -> Value {
+/// Whether the exact DP is run (discrete, within [`DP_MAX_BOXES`] and [`DP_MAX_STATES`]).
+fn dp_size_ok(instance: &Instance) -> bool {
     let n = instance.boxes().len();
     let distinct: usize = instance
         .boxes()
@@ -64,10 +66,14 @@ fn dp_json(instance: &Instance, names: &[Option<String>], objective: &Rational) 
         .map(|d| d.atoms().len())
         .sum::<usize>()
         + 2;
-    if n > DP_MAX_BOXES || (1usize << n) * distinct > DP_MAX_STATES {
+    instance.is_discrete() && n <= DP_MAX_BOXES && (1usize << n) * distinct <= DP_MAX_STATES
+}
+
+fn dp_json(instance: &Instance, names: &[Option<String>], objective: &Rational) -> Value {
+    if !dp_size_ok(instance) {
         return json!({ "skipped": format!(
-            "instance too large for the exact DP ({n} boxes; limits {DP_MAX_BOXES} boxes, \
-             {DP_MAX_STATES} states)") });
+            "not run: needs a discrete instance within {DP_MAX_BOXES} boxes and \
+             {DP_MAX_STATES} states") });
     }
     match solve_dp(instance) {
         Err(e) => json!({ "skipped": e.to_string() }),
@@ -82,6 +88,76 @@ fn dp_json(instance: &Instance, names: &[Option<String>], objective: &Rational) 
             "states": dp.state_count(),
         }),
     }
+}
+
+fn scaled_json(p: &ScaledPolicy, names: &[Option<String>]) -> Value {
+    json!({
+        "lambda": exact(&p.lambda),
+        "tie": if p.stop_at_ties { "early" } else { "late" },
+        "policy_order": p.policy.order().iter().map(|&i| json!({
+            "box": i,
+            "name": names[i],
+            "index": exact(&p.policy.indices()[i]),
+        })).collect::<Vec<_>>(),
+        "expected_cost": exact(&p.evaluation.expected_cost),
+        "expected_best": exact(&p.evaluation.expected_best),
+    })
+}
+
+/// Theorem 2's answer, checked against the DP at `λ*` when the instance is small.
+fn budget_json(instance: &Instance, names: &[Option<String>], b: &Rational) -> Result<Value, String> {
+    let solution = solve_budget(instance, b).map_err(|e| e.to_string())?;
+    let mut out = match &solution {
+        BudgetSolution::Breakpoint { lambda, alpha, low_cost, high_cost, expected_best } => json!({
+            "kind": "breakpoint",
+            "budget": exact(b),
+            "lambda": exact(lambda),
+            "stop_early_probability": exact(alpha),
+            "expected_cost": exact(b),
+            "expected_best": exact(expected_best),
+            "stop_early_policy": scaled_json(low_cost, names),
+            "stop_late_policy": scaled_json(high_cost, names),
+        }),
+        BudgetSolution::Interval { lower, upper, policy } => json!({
+            "kind": "interval",
+            "budget": exact(b),
+            "lambda_interval": [exact(lower), upper.as_ref().map(exact)],
+            "lambda": exact(&policy.lambda),
+            "expected_cost": exact(&policy.evaluation.expected_cost),
+            "expected_best": exact(&policy.evaluation.expected_best),
+            "policy": scaled_json(policy, names),
+        }),
+        BudgetSolution::NotBinding { policy } => json!({
+            "kind": "not_binding",
+            "budget": exact(b),
+            "note": "no λ > 0 spends B: the index policy as λ → 0⁺ (continuing at ties) already \
+                     attains the smallest possible E[best] and spends less than B",
+            "expected_cost": exact(&policy.evaluation.expected_cost),
+            "expected_best": exact(&policy.evaluation.expected_best),
+            "policy": scaled_json(policy, names),
+        }),
+    };
+    let check = match &solution {
+        BudgetSolution::Breakpoint { lambda, expected_best, .. } => Some((lambda, expected_best)),
+        BudgetSolution::Interval { policy, .. } => {
+            Some((&policy.lambda, &policy.evaluation.expected_best))
+        }
+        BudgetSolution::NotBinding { .. } => None,
+    };
+    if let Some((lambda, best)) = check {
+        let scaled = instance.with_scaled_costs(lambda);
+        if dp_size_ok(&scaled) {
+            let dp = solve_dp(&scaled).map_err(|e| e.to_string())?;
+            let dual = Rational::from(lambda * b);
+            let dual = Rational::from(dp.optimum() - &dual);
+            out["lagrangian_check"] = json!({
+                "dp_optimum_at_lambda": exact(dp.optimum()),
+                "dual_value": exact(&dual),
+                "mixture_is_budget_optimal": dual == *best,
+            });
+        }
+    }
+    Ok(out)
 }
 
 fn discrete_reference(
@@ -105,7 +181,7 @@ fn discrete_reference(
             })
         })
         .collect();
-    let report = json!({
+    let mut report = json!({
         "engine": "reference",
         "arithmetic": "exact rationals",
         "tie": tie_json(tie),
@@ -117,8 +193,8 @@ fn discrete_reference(
         "kww_objective": exact(&kww),
         "dp": dp_json(instance, &file.names, &e.objective()),
     });
-    if budget.is_some() {
-        return Err("--budget: not available in this build".into());
+    if let Some(b) = budget {
+        report["budget"] = budget_json(instance, &file.names, &b)?;
     }
     Ok(report)
 }
