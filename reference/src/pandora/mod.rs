@@ -11,10 +11,12 @@ pub mod evaluation;
 pub mod instance;
 pub mod policy;
 pub mod reservation;
+pub mod theorem1;
 
 pub use budget::{solve_budget, BudgetSolution, ScaledPolicy};
 pub use dp::{solve as solve_dp, Action, DpSolution};
-pub use evaluation::{evaluate, kww_objective, product_formula_cost, Evaluation};
+pub use evaluation::{evaluate, expected_minimum, kww_objective, product_formula_cost, Evaluation};
 pub use instance::{Discrete, Distribution, Instance, InstanceError, PandoraBox};
 pub use policy::{IndexPolicy, Tie};
 pub use reservation::discrete_reservation_value;
+pub use theorem1::{theorem1, Theorem1};
