@@ -22,7 +22,11 @@ fn centred(instance: &Instance) -> Instance {
         .map(|(i, b)| {
             let d = b.as_discrete().expect("discrete");
             let mean = d.mean();
-            let values = d.atoms().iter().map(|(x, _)| Rational::from(x - &mean)).collect();
+            let values = d
+                .atoms()
+                .iter()
+                .map(|(x, _)| Rational::from(x - &mean))
+                .collect();
             let probs = d.atoms().iter().map(|(_, p)| p.clone()).collect();
             PandoraBox::discrete(b.cost().clone(), values, probs, Some(i)).expect("valid")
         })
@@ -76,8 +80,13 @@ fn pbgi_stopping_cost_is_at_most_c_plus_u() {
 #[test]
 fn hand_computed_theorem1() {
     let make = |i| {
-        PandoraBox::discrete(r(1, 2), vec![r(-1, 1), r(1, 1)], vec![r(1, 2), r(1, 2)], Some(i))
-            .expect("valid")
+        PandoraBox::discrete(
+            r(1, 2),
+            vec![r(-1, 1), r(1, 1)],
+            vec![r(1, 2), r(1, 2)],
+            Some(i),
+        )
+        .expect("valid")
     };
     let one = theorem1(&Instance::new(vec![make(0)], None).unwrap(), 0).unwrap();
     assert_eq!((one.expected_cost.clone(), one.bound()), (r(1, 2), r(1, 2)));

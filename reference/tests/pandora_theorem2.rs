@@ -64,8 +64,16 @@ fn check_theorem2(
                 + Rational::from(1 - alpha) * &high_cost.evaluation.expected_cost;
             prop_assert_eq!(&spent, budget, "mixture does not spend B");
             let v = dp_value(instance, lambda);
-            prop_assert_eq!(&scaled_objective(low_cost), &v, "stop-early side not optimal");
-            prop_assert_eq!(&scaled_objective(high_cost), &v, "stop-late side not optimal");
+            prop_assert_eq!(
+                &scaled_objective(low_cost),
+                &v,
+                "stop-early side not optimal"
+            );
+            prop_assert_eq!(
+                &scaled_objective(high_cost),
+                &v,
+                "stop-late side not optimal"
+            );
             prop_assert_eq!(expected_best, &(v - Rational::from(lambda * budget)));
             (lambda.clone(), expected_best.clone())
         }
@@ -74,7 +82,10 @@ fn check_theorem2(
             prop_assert_eq!(&policy.evaluation.expected_cost, budget);
             let v = dp_value(instance, &policy.lambda);
             prop_assert_eq!(&scaled_objective(policy), &v);
-            (policy.lambda.clone(), policy.evaluation.expected_best.clone())
+            (
+                policy.lambda.clone(),
+                policy.evaluation.expected_best.clone(),
+            )
         }
         BudgetSolution::NotBinding { policy } => {
             tally.borrow_mut()[2] += 1;
@@ -135,8 +146,13 @@ fn budget_mixture_is_lagrangian_optimal_on_random_instances() {
 #[test]
 fn hand_computed_budget_breakpoint() {
     let make = |i| {
-        PandoraBox::discrete(r(1, 1), vec![r(0, 1), r(2, 1)], vec![r(1, 2), r(1, 2)], Some(i))
-            .expect("valid")
+        PandoraBox::discrete(
+            r(1, 1),
+            vec![r(0, 1), r(2, 1)],
+            vec![r(1, 2), r(1, 2)],
+            Some(i),
+        )
+        .expect("valid")
     };
     let inst = Instance::new(vec![make(0), make(1)], Some(r(1, 1))).expect("valid");
     match solve_budget(&inst, &r(6, 5)).expect("solvable") {

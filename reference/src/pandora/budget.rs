@@ -111,9 +111,7 @@ pub fn critical_lambdas(instance: &Instance) -> Result<Vec<Rational>, InstanceEr
     let mut ends: Vec<Option<Rational>> = points.iter().cloned().map(Some).collect();
     ends.push(None);
     for right in ends {
-        let probe = right
-            .clone()
-            .unwrap_or_else(|| Rational::from(&left + 1));
+        let probe = right.clone().unwrap_or_else(|| Rational::from(&left + 1));
         let g_left = indices_at(instance, &left);
         let g_probe = indices_at(instance, &probe);
         for i in 0..g_left.len() {
@@ -170,7 +168,10 @@ fn scaled(
 /// inconsistency; never observed in the property tests).
 /// # Accuracy
 /// Exact. Checked against the Lagrangian DP in `reference/tests/pandora_theorem2.rs`.
-pub fn solve_budget(instance: &Instance, budget: &Rational) -> Result<BudgetSolution, InstanceError> {
+pub fn solve_budget(
+    instance: &Instance,
+    budget: &Rational,
+) -> Result<BudgetSolution, InstanceError> {
     let costs: Vec<&Rational> = instance.boxes().iter().map(|b| b.cost()).collect();
     let min_cost = costs.iter().min().expect("non-empty");
     let total: Rational = costs.iter().copied().sum();
@@ -206,7 +207,10 @@ pub fn solve_budget(instance: &Instance, budget: &Rational) -> Result<BudgetSolu
     for (k, lambda) in points.iter().enumerate() {
         let high = scaled(instance, lambda, &reps[k], false)?;
         let low = scaled(instance, lambda, &reps[k + 1], true)?;
-        let (c_high, c_low) = (&high.evaluation.expected_cost, &low.evaluation.expected_cost);
+        let (c_high, c_low) = (
+            &high.evaluation.expected_cost,
+            &low.evaluation.expected_cost,
+        );
         let next = interval_policy(k + 1)?;
         let c_next = &next.evaluation.expected_cost;
         // Continuity of the policy at λ_k from each side (module docs), and monotonicity.

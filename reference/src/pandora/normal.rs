@@ -11,7 +11,7 @@
 //!   cannot be separated, the evaluation reports an error rather than guess.
 //! * `E[cost]` by MATH.md's product formula: with normal boxes only the survival functions
 //!   `P(X_j > g_k) = erfc((g_k - μ_j)/(σ_j√2))/2` appear; they are evaluated at both ends of
-//!   the index enclosure (they are monotone) at 192 bits and widened by a relative `2^-170`
+//!   the index enclosure (they are monotone) at 128 bits and widened by a relative `2^-110`
 //!   to cover MPFR's roundings, so `[cost_lower, cost_upper]` is an enclosure.
 //! * Objective `E[best] + E[cost]` by the KWW form `E[min(y0, min_i max(X_i, g_i))]`
 //!   `= a + ∫_a^T P(min(y0, min_i κ_i) > t) dt` (valid for every tie rule, all being optimal:
@@ -31,7 +31,7 @@ use rug::{Float, Rational};
 use std::cmp::Ordering;
 
 /// Relative allowance added to cover MPFR roundings in the cost enclosure.
-const ROUNDING_ALLOWANCE_BITS: u32 = 170;
+const ROUNDING_ALLOWANCE_BITS: u32 = 110;
 
 /// The enclosure of one index.
 #[derive(Clone, Debug)]
@@ -87,7 +87,12 @@ fn undecidable(box_index: usize, what: String) -> InstanceError {
     }
 }
 
-fn to_f64_checked(x: &Rational, box_index: usize, field: &'static str, rounded: &mut Vec<(usize, &'static str)>) -> f64 {
+fn to_f64_checked(
+    x: &Rational,
+    box_index: usize,
+    field: &'static str,
+    rounded: &mut Vec<(usize, &'static str)>,
+) -> f64 {
     let v = Float::with_val(53, x).to_f64();
     if Rational::from_f64(v).as_ref() != Some(x) {
         rounded.push((box_index, field));
@@ -188,7 +193,10 @@ fn survival_enclosure(
             let mut total = Rational::new();
             for (x, p) in d.atoms() {
                 let ord = compare_with_value(g, x).ok_or_else(|| {
-                    undecidable(k, format!("how the index compares with atom {x} of box {j}"))
+                    undecidable(
+                        k,
+                        format!("how the index compares with atom {x} of box {j}"),
+                    )
                 })?;
                 // Counted when x > g (strict) or x ≥ g.
                 if ord == Ordering::Less || (!strict && ord == Ordering::Equal) {
@@ -221,8 +229,9 @@ fn cost_enclosure(
     for (pos, &k) in order.iter().enumerate() {
         let g = &indices[k];
         if let Some(y0) = instance.outside() {
-            let ord = compare_with_value(g, y0)
-                .ok_or_else(|| undecidable(k, "how the index compares with the outside option".into()))?;
+            let ord = compare_with_value(g, y0).ok_or_else(|| {
+                undecidable(k, "how the index compares with the outside option".into())
+            })?;
             let opens = ord == Ordering::Less || (!strict && ord == Ordering::Equal);
             if !opens {
                 continue;
@@ -341,7 +350,7 @@ fn kww_quadrature(instance: &Instance, indices: &[GeneralIndex]) -> (Float, Floa
     };
     let mut value = start;
     for w in breaks.windows(2) {
-        let q = integrate(integrand, &w[0], &w[1], 110);
+        let q = integrate(integrand, &w[0], &w[1], 90);
         value += q.value;
         error += q.error_estimate;
     }
@@ -359,7 +368,10 @@ fn kww_quadrature(instance: &Instance, indices: &[GeneralIndex]) -> (Float, Floa
 /// Indices: certified. `E[cost]`: certified enclosure. Objective: estimate (module docs).
 /// Compared with the exact discrete evaluation and with `pbgi_fast` in
 /// `conformance/tests/pandora_fast_vs_reference.rs`.
-pub fn evaluate_general(instance: &Instance, tie: &Tie) -> Result<GeneralEvaluation, InstanceError> {
+pub fn evaluate_general(
+    instance: &Instance,
+    tie: &Tie,
+) -> Result<GeneralEvaluation, InstanceError> {
     tie.validate()?;
     let mut rounded = Vec::new();
     let n = instance.boxes().len();
@@ -370,7 +382,10 @@ pub fn evaluate_general(instance: &Instance, tie: &Tie) -> Result<GeneralEvaluat
     for i in 0..n {
         for j in i + 1..n {
             if compare_indices(&indices[i], &indices[j]).is_none() {
-                return Err(undecidable(i, format!("the order of the indices of boxes {i} and {j}")));
+                return Err(undecidable(
+                    i,
+                    format!("the order of the indices of boxes {i} and {j}"),
+                ));
             }
         }
     }

@@ -10,11 +10,12 @@
 //! callers split their integrals at every kink and jump so each piece is analytic.
 use rug::float::Constant;
 use rug::Float;
+use std::sync::OnceLock;
 
 /// Working precision (bits) of the quadrature.
-pub const PREC: u32 = 192;
+pub const PREC: u32 = 128;
 /// Deepest level (step `2^-MAX_LEVEL`).
-pub const MAX_LEVEL: u32 = 9;
+pub const MAX_LEVEL: u32 = 8;
 
 /// A quadrature result and its error estimate (difference of the last two levels).
 #[derive(Clone, Debug)]
@@ -34,6 +35,33 @@ fn weight_and_offset(t: &Float) -> (Float, Float) {
     (weight, offset)
 }
 
+/// Nodes `(weight, offset)` of each level, shared by every integral: level 0 holds
+/// `t = 0, 1, 2, …`, level `l ≥ 1` the odd multiples of `2^-l`, each list cut where the weight
+/// drops below `2^-(PREC+8)`.
+fn node_table() -> &'static [Vec<(Float, Float)>] {
+    static TABLE: OnceLock<Vec<Vec<(Float, Float)>>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let negligible = Float::with_val(PREC, 1) >> (PREC + 8);
+        (0..=MAX_LEVEL)
+            .map(|level| {
+                let h = Float::with_val(PREC, 1) >> level;
+                let (first, step) = if level == 0 { (0u32, 1u32) } else { (1, 2) };
+                let mut nodes = Vec::new();
+                let mut k = first;
+                loop {
+                    let (w, x) = weight_and_offset(&Float::with_val(PREC, &h * k));
+                    if w < negligible {
+                        break;
+                    }
+                    nodes.push((w, x));
+                    k += step;
+                }
+                nodes
+            })
+            .collect()
+    })
+}
+
 /// `∫_a^b f(x) dx` by tanh-sinh; stops when two successive levels differ by less than
 /// `2^-tolerance_bits · max(1, |I|)` or at [`MAX_LEVEL`]. `a < b` finite.
 pub fn integrate<F: FnMut(&Float) -> Float>(
@@ -44,44 +72,27 @@ pub fn integrate<F: FnMut(&Float) -> Float>(
 ) -> Quadrature {
     let m = Float::with_val(PREC, a + b) / 2u32;
     let r = Float::with_val(PREC, b - a) / 2u32;
-    let negligible = Float::with_val(PREC, 1) >> (PREC + 8);
-    // Sum of weight·(f(m + r·x) + f(m - r·x)) over the nodes t = k·h of the current level.
-    let sum_over = |t: &Float, f: &mut F| -> Option<Float> {
-        let (w, x) = weight_and_offset(t);
-        if w < negligible {
-            return None;
+    let table = node_table();
+    let mut sum = Float::with_val(PREC, 0);
+    let mut add_level = |level: usize, sum: &mut Float| {
+        for (w, x) in &table[level] {
+            if x.is_zero() {
+                *sum += Float::with_val(PREC, w * f(&m));
+                continue;
+            }
+            let rx = Float::with_val(PREC, &r * x);
+            let right = f(&Float::with_val(PREC, &m + &rx));
+            let left = f(&Float::with_val(PREC, &m - &rx));
+            *sum += Float::with_val(PREC, right + left) * w;
         }
-        let rx = Float::with_val(PREC, &r * &x);
-        let right = f(&Float::with_val(PREC, &m + &rx));
-        let left = f(&Float::with_val(PREC, &m - &rx));
-        Some(w * (right + left))
     };
-    let (w0, _) = weight_and_offset(&Float::with_val(PREC, 0));
-    let mut sum = w0 * f(&m);
+    add_level(0, &mut sum);
     let mut h = Float::with_val(PREC, 1);
-    let mut k = 1u32;
-    loop {
-        let t = Float::with_val(PREC, &h * k);
-        match sum_over(&t, &mut f) {
-            Some(s) => sum += s,
-            None => break,
-        }
-        k += 1;
-    }
     let mut previous = Float::with_val(PREC, &sum * &h) * &r;
     let mut error = Float::with_val(PREC, f64::INFINITY);
-    for _level in 1..=MAX_LEVEL {
+    for level in 1..=MAX_LEVEL as usize {
         h >>= 1;
-        // New nodes are the odd multiples of the new step.
-        let mut k = 1u32;
-        loop {
-            let t = Float::with_val(PREC, &h * k);
-            match sum_over(&t, &mut f) {
-                Some(s) => sum += s,
-                None => break,
-            }
-            k += 2;
-        }
+        add_level(level, &mut sum);
         let current = Float::with_val(PREC, &sum * &h) * &r;
         error = Float::with_val(PREC, &current - &previous).abs();
         previous = current;

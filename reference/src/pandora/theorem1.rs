@@ -57,7 +57,10 @@ pub fn theorem1(instance: &Instance, first: usize) -> Result<Theorem1, InstanceE
     }
     let boxes = instance.boxes();
     let first_box = boxes.get(first).ok_or_else(|| {
-        field_error("first", format!("box {first} does not exist ({} boxes)", boxes.len()))
+        field_error(
+            "first",
+            format!("box {first} does not exist ({} boxes)", boxes.len()),
+        )
     })?;
     let mut means = Vec::with_capacity(boxes.len());
     for (i, b) in boxes.iter().enumerate() {
