@@ -50,8 +50,12 @@ enum RawBox {
 }
 
 fn raw_discrete() -> impl Strategy<Value = RawBox> {
-    (1i64..=16, prop::collection::btree_set(-12i64..=12, 1..=4), 0u64..u64::MAX).prop_map(
-        |(cost, values, split)| {
+    (
+        1i64..=16,
+        prop::collection::btree_set(-12i64..=12, 1..=4),
+        0u64..u64::MAX,
+    )
+        .prop_map(|(cost, values, split)| {
             let values: Vec<i64> = values.into_iter().collect();
             // Split 16 sixteenths into len positive weights.
             let n = values.len() as u32;
@@ -66,8 +70,7 @@ fn raw_discrete() -> impl Strategy<Value = RawBox> {
             }
             weights[0] += rest;
             RawBox::Discrete(cost, values.into_iter().zip(weights).collect())
-        },
-    )
+        })
 }
 
 fn raw_normal() -> impl Strategy<Value = RawBox> {
@@ -80,9 +83,16 @@ fn build(raw: &[RawBox], outside: Option<i64>) -> (exact::Instance, fast::Instan
     for (i, b) in raw.iter().enumerate() {
         match b {
             RawBox::Discrete(c, atoms) => {
-                let values: Vec<Rational> = atoms.iter().map(|&(v, _)| Rational::from((v, 4))).collect();
-                let probs: Vec<Rational> = atoms.iter().map(|&(_, w)| Rational::from((w, 16))).collect();
-                e.push(exact::PandoraBox::discrete(Rational::from((*c, 8)), values, probs, Some(i)).unwrap());
+                let values: Vec<Rational> =
+                    atoms.iter().map(|&(v, _)| Rational::from((v, 4))).collect();
+                let probs: Vec<Rational> = atoms
+                    .iter()
+                    .map(|&(_, w)| Rational::from((w, 16)))
+                    .collect();
+                e.push(
+                    exact::PandoraBox::discrete(Rational::from((*c, 8)), values, probs, Some(i))
+                        .unwrap(),
+                );
                 let fv: Vec<f64> = atoms.iter().map(|&(v, _)| v as f64 / 4.0).collect();
                 let fp: Vec<f64> = atoms.iter().map(|&(_, w)| f64::from(w) / 16.0).collect();
                 f.push(fast::PandoraBox::discrete(*c as f64 / 8.0, &fv, &fp, Some(i)).unwrap());
@@ -91,12 +101,23 @@ fn build(raw: &[RawBox], outside: Option<i64>) -> (exact::Instance, fast::Instan
                 e.push(
                     exact::PandoraBox::new(
                         Rational::from((*c, 8)),
-                        exact::Distribution::Normal { mean: Rational::from((*m, 4)), sd: Rational::from((*s, 4)) },
+                        exact::Distribution::Normal {
+                            mean: Rational::from((*m, 4)),
+                            sd: Rational::from((*s, 4)),
+                        },
                         Some(i),
                     )
                     .unwrap(),
                 );
-                f.push(fast::PandoraBox::normal(*c as f64 / 8.0, *m as f64 / 4.0, *s as f64 / 4.0, Some(i)).unwrap());
+                f.push(
+                    fast::PandoraBox::normal(
+                        *c as f64 / 8.0,
+                        *m as f64 / 4.0,
+                        *s as f64 / 4.0,
+                        Some(i),
+                    )
+                    .unwrap(),
+                );
             }
         }
     }
@@ -118,7 +139,10 @@ fn close(a: f64, b: f64, rel: f64) -> bool {
 #[test]
 fn fast_matches_exact_on_dyadic_discrete_instances() {
     let seed = seed();
-    let strategy = (prop::collection::vec(raw_discrete(), 1..=6), prop::option::of(-12i64..=12));
+    let strategy = (
+        prop::collection::vec(raw_discrete(), 1..=6),
+        prop::option::of(-12i64..=12),
+    );
     runner(300, seed)
         .run(&strategy, |(raw, outside)| {
             let (e, f) = build(&raw, outside);
@@ -126,19 +150,40 @@ fn fast_matches_exact_on_dyadic_discrete_instances() {
             let (indices, order) = fast::policy_order(&f);
             prop_assert_eq!(&order, &policy.order().to_vec(), "order differs");
             for (g_fast, g_exact) in indices.iter().zip(policy.indices()) {
-                prop_assert!(close(*g_fast, to_f64(g_exact), 4.0 * f64::EPSILON), "index {} vs {}", g_fast, g_exact);
+                prop_assert!(
+                    close(*g_fast, to_f64(g_exact), 4.0 * f64::EPSILON),
+                    "index {} vs {}",
+                    g_fast,
+                    g_exact
+                );
             }
             for (et, ft) in [
                 (exact::Tie::Early, fast::Tie::Early),
                 (exact::Tie::Late, fast::Tie::Late),
-                (exact::Tie::Mixture(Rational::from((1, 4))), fast::Tie::Mixture(0.25)),
+                (
+                    exact::Tie::Mixture(Rational::from((1, 4))),
+                    fast::Tie::Mixture(0.25),
+                ),
             ] {
                 let ex = exact::evaluate(&e, &policy, &et).unwrap();
                 let fe = fast::Evaluation::of(&f, ft);
-                prop_assert!(close(fe.expected_cost, to_f64(&ex.expected_cost), DISCRETE_RELATIVE),
-                    "cost {} vs {} ({:?})", fe.expected_cost, ex.expected_cost, ft);
-                prop_assert!(close(fe.objective, to_f64(&ex.objective()), DISCRETE_RELATIVE),
-                    "objective {} vs {}", fe.objective, ex.objective());
+                prop_assert!(
+                    close(
+                        fe.expected_cost,
+                        to_f64(&ex.expected_cost),
+                        DISCRETE_RELATIVE
+                    ),
+                    "cost {} vs {} ({:?})",
+                    fe.expected_cost,
+                    ex.expected_cost,
+                    ft
+                );
+                prop_assert!(
+                    close(fe.objective, to_f64(&ex.objective()), DISCRETE_RELATIVE),
+                    "objective {} vs {}",
+                    fe.objective,
+                    ex.objective()
+                );
             }
             Ok(())
         })
@@ -149,7 +194,10 @@ fn fast_matches_exact_on_dyadic_discrete_instances() {
 fn fast_matches_reference_with_normal_boxes() {
     let seed = seed();
     let any_box = prop_oneof![raw_discrete(), raw_normal()];
-    let strategy = (prop::collection::vec(any_box, 1..=4), prop::option::of(-12i64..=12));
+    let strategy = (
+        prop::collection::vec(any_box, 1..=4),
+        prop::option::of(-12i64..=12),
+    );
     runner(40, seed)
         .run(&strategy, |(raw, outside)| {
             let (e, f) = build(&raw, outside);
@@ -161,13 +209,30 @@ fn fast_matches_reference_with_normal_boxes() {
             let (indices, order) = fast::policy_order(&f);
             prop_assert_eq!(&order, &general.order, "order differs");
             for (g_fast, g_ref) in indices.iter().zip(&general.indices) {
-                prop_assert!(close(*g_fast, g_ref.value, 16.0 * f64::EPSILON), "index {} vs {}", g_fast, g_ref.value);
+                prop_assert!(
+                    close(*g_fast, g_ref.value, 16.0 * f64::EPSILON),
+                    "index {} vs {}",
+                    g_fast,
+                    g_ref.value
+                );
             }
             let fe = fast::Evaluation::of(&f, fast::Tie::Early);
-            prop_assert!(close(fe.expected_cost, general.expected_cost().to_f64(), NORMAL_RELATIVE),
-                "cost {} vs {}", fe.expected_cost, general.expected_cost());
-            prop_assert!(close(fe.objective, general.objective.to_f64(), NORMAL_RELATIVE),
-                "objective {} vs {}", fe.objective, general.objective);
+            prop_assert!(
+                close(
+                    fe.expected_cost,
+                    general.expected_cost().to_f64(),
+                    NORMAL_RELATIVE
+                ),
+                "cost {} vs {}",
+                fe.expected_cost,
+                general.expected_cost()
+            );
+            prop_assert!(
+                close(fe.objective, general.objective.to_f64(), NORMAL_RELATIVE),
+                "objective {} vs {}",
+                fe.objective,
+                general.objective
+            );
             Ok(())
         })
         .unwrap_or_else(|e| panic!("PANDORA_SEED={seed}: {e}"));
@@ -183,17 +248,43 @@ fn simulator_agrees_with_exact_formulas() {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let cases: Vec<(Vec<RawBox>, Option<i64>)> = vec![
         // Box 0 (cost 1/2, X ∈ {0, 2} evenly) has index 1 = y0: a tie.
-        (vec![RawBox::Discrete(4, vec![(0, 8), (8, 8)]), RawBox::Discrete(2, vec![(-4, 4), (4, 12)])], Some(4)),
-        (vec![RawBox::Normal(2, 0, 4), RawBox::Discrete(1, vec![(-2, 8), (6, 8)]), RawBox::Normal(1, 2, 2)], None),
-        (vec![RawBox::Normal(1, 0, 4), RawBox::Normal(3, -2, 8)], Some(0)),
+        (
+            vec![
+                RawBox::Discrete(4, vec![(0, 8), (8, 8)]),
+                RawBox::Discrete(2, vec![(-4, 4), (4, 12)]),
+            ],
+            Some(4),
+        ),
+        (
+            vec![
+                RawBox::Normal(2, 0, 4),
+                RawBox::Discrete(1, vec![(-2, 8), (6, 8)]),
+                RawBox::Normal(1, 2, 2),
+            ],
+            None,
+        ),
+        (
+            vec![RawBox::Normal(1, 0, 4), RawBox::Normal(3, -2, 8)],
+            Some(0),
+        ),
     ];
     let runs = 100_000;
     for (raw, outside) in cases {
         let (e, f) = build(&raw, outside);
         let simulator = fast::Simulator::new(&f);
-        for (tie, et) in [(fast::Tie::Early, exact::Tie::Early), (fast::Tie::Late, exact::Tie::Late), (fast::Tie::Mixture(0.5), exact::Tie::Mixture(Rational::from((1, 2))))] {
+        for (tie, et) in [
+            (fast::Tie::Early, exact::Tie::Early),
+            (fast::Tie::Late, exact::Tie::Late),
+            (
+                fast::Tie::Mixture(0.5),
+                exact::Tie::Mixture(Rational::from((1, 2))),
+            ),
+        ] {
             let reference = exact::evaluate_general(&e, &et).unwrap();
-            let (want_cost, want_best) = (reference.expected_cost().to_f64(), reference.expected_best().to_f64());
+            let (want_cost, want_best) = (
+                reference.expected_cost().to_f64(),
+                reference.expected_best().to_f64(),
+            );
             let (mut s_c, mut s_cc, mut s_b, mut s_bb) = (0.0, 0.0, 0.0, 0.0);
             let mut uniform = || rng.gen::<f64>();
             for _ in 0..runs {
@@ -207,8 +298,14 @@ fn simulator_agrees_with_exact_formulas() {
             let (m_c, m_b) = (s_c / n, s_b / n);
             let se_c = ((s_cc / n - m_c * m_c).max(0.0) / n).sqrt();
             let se_b = ((s_bb / n - m_b * m_b).max(0.0) / n).sqrt();
-            assert!((m_c - want_cost).abs() <= MC_SIGMAS * se_c + 1e-12, "{tie:?}: cost {m_c} vs {want_cost} (se {se_c}) on {raw:?}");
-            assert!((m_b - want_best).abs() <= MC_SIGMAS * se_b + 1e-12, "{tie:?}: best {m_b} vs {want_best} (se {se_b}) on {raw:?}");
+            assert!(
+                (m_c - want_cost).abs() <= MC_SIGMAS * se_c + 1e-12,
+                "{tie:?}: cost {m_c} vs {want_cost} (se {se_c}) on {raw:?}"
+            );
+            assert!(
+                (m_b - want_best).abs() <= MC_SIGMAS * se_b + 1e-12,
+                "{tie:?}: best {m_b} vs {want_best} (se {se_b}) on {raw:?}"
+            );
         }
     }
 }

@@ -144,7 +144,11 @@ pub fn kww_objective(instance: &Instance, indices: &[f64]) -> f64 {
         .fold(f64::INFINITY, f64::min);
     let end = match (instance.outside(), tail_end) {
         (Some(y0), _) => y0,
-        (None, t) => breaks.iter().copied().chain(t).fold(f64::NEG_INFINITY, f64::max),
+        (None, t) => breaks
+            .iter()
+            .copied()
+            .chain(t)
+            .fold(f64::NEG_INFINITY, f64::max),
     };
     breaks.push(start);
     breaks.push(end);

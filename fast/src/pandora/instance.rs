@@ -95,7 +95,11 @@ impl PandoraBox {
             return Err(err(
                 box_index,
                 "probs",
-                format!("need as many probabilities as values (≥ 1), got {} and {}", probs.len(), values.len()),
+                format!(
+                    "need as many probabilities as values (≥ 1), got {} and {}",
+                    probs.len(),
+                    values.len()
+                ),
             ));
         }
         for (&v, &p) in values.iter().zip(probs) {
@@ -106,9 +110,14 @@ impl PandoraBox {
         }
         let sum: f64 = probs.iter().sum();
         if (sum - 1.0).abs() > PROBABILITY_SUM_TOLERANCE {
-            return Err(err(box_index, "probs", format!("must sum to 1, sum is {sum}")));
+            return Err(err(
+                box_index,
+                "probs",
+                format!("must sum to 1, sum is {sum}"),
+            ));
         }
-        let mut atoms: Vec<(f64, f64)> = values.iter().copied().zip(probs.iter().copied()).collect();
+        let mut atoms: Vec<(f64, f64)> =
+            values.iter().copied().zip(probs.iter().copied()).collect();
         atoms.sort_by(|a, b| a.0.total_cmp(&b.0));
         if atoms.windows(2).any(|w| w[0].0 == w[1].0) {
             return Err(err(box_index, "values", "values must be distinct".into()));
@@ -126,11 +135,20 @@ impl PandoraBox {
     ///
     /// # Errors
     /// Non-finite numbers, `cost ≤ 0`, `sd ≤ 0`.
-    pub fn normal(cost: f64, mean: f64, sd: f64, box_index: Option<usize>) -> Result<Self, InstanceError> {
+    pub fn normal(
+        cost: f64,
+        mean: f64,
+        sd: f64,
+        box_index: Option<usize>,
+    ) -> Result<Self, InstanceError> {
         Self::check_cost(cost, box_index)?;
         check_finite(mean, box_index, "mean")?;
         if !(sd > 0.0 && sd.is_finite()) {
-            return Err(err(box_index, "sd", format!("must be > 0 and finite, got {sd}")));
+            return Err(err(
+                box_index,
+                "sd",
+                format!("must be > 0 and finite, got {sd}"),
+            ));
         }
         Ok(Self {
             cost,
@@ -142,7 +160,11 @@ impl PandoraBox {
         if cost > 0.0 && cost.is_finite() {
             Ok(())
         } else {
-            Err(err(box_index, "cost", format!("must be > 0 and finite, got {cost}")))
+            Err(err(
+                box_index,
+                "cost",
+                format!("must be > 0 and finite, got {cost}"),
+            ))
         }
     }
 
