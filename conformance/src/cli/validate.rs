@@ -129,7 +129,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             seed: 20_251_121,
-            samples: 400,
+            samples: 1000,
             initial_points: 1,
             max_evals: 1001,
             costs: vec!["uniform".into(), "linear".into(), "periodic".into()],
@@ -200,9 +200,11 @@ pub fn build_study(config: &Config) -> Result<Study, String> {
     let kind = match config.prior.kernel.as_str() {
         "matern52" => KernelKind::Matern52,
         "squared_exponential" => KernelKind::SquaredExponential,
-        other => return Err(format!(
+        other => {
+            return Err(format!(
             "prior.kernel: unknown kernel `{other}` (expected `matern52` or `squared_exponential`)"
-        )),
+        ))
+        }
     };
     let kernel = Kernel {
         kind,
