@@ -62,3 +62,4 @@ impl core::fmt::Display for SliceLengthError {
 }
 
 impl std::error::Error for SliceLengthError {}
+pub mod pandora;

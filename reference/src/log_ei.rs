@@ -16,15 +16,7 @@ pub(crate) fn ln_ei_enclosure(d: &Float, sigma: &Float, p: u32) -> Interval {
         return ei_enclosure(d, sigma, p).ln(p);
     }
     let x = distance(d, sigma, p + distance_bits(d, sigma));
-    let ln_h = if x.is_point() {
-        ln_h_neg(&x.lo, p)
-    } else {
-        // ln h(-x) is decreasing in x.
-        Interval {
-            lo: ln_h_neg(&x.hi, p).lo,
-            hi: ln_h_neg(&x.lo, p).hi,
-        }
-    };
+    let ln_h = ln_h_neg(&x, p);
     let ln_sigma = Interval {
         lo: down(p, sigma.ln_ref()),
         hi: up(p, sigma.ln_ref()),
