@@ -1,7 +1,7 @@
 //! The Pandora's Box Gittins index `g`: `EI(μ, σ; g) = c` (MATH.md, "Pandora's Box Gittins
 //! index"), i.e. `g = μ + σ·u` with `h(u) = c/σ`.
 use crate::consts::{FRAC_1_SQRT_2PI, FRAC_1_SQRT_2PI_LO};
-use crate::dd::{two_prod, two_sum};
+use crate::dd::{two_prod, two_square, two_sum};
 use crate::pbgi_start_coeffs::{R_BREAKS, U_OF_R, X_OF_V};
 use crate::scaled_h::gauss_unscaled;
 use crate::tail::{p_tail, p_tail_sq};
@@ -221,8 +221,8 @@ fn solve_lower(m: f64) -> f64 {
     };
     let steps = if v < 64.0 { 1 } else { 3 };
     for _ in 0..steps {
-        let (hi, lo) = two_prod(x, x);
-        let (p, rel) = p_tail_sq(x, hi, lo);
+        let (hi, lo) = two_square(x);
+        let (p, rel, _) = p_tail_sq(x, hi, lo);
         let f = (0.5 * hi - m) + (0.5 * lo - (p.ln() + rel));
         let d1 = (FRAC_1_SQRT_2PI - p) / (x * p);
         let d2 = d1 * d1 - FRAC_1_SQRT_2PI / p;
