@@ -17,6 +17,7 @@ mod gittins;
 mod h;
 mod log_ei;
 mod log_eipc;
+mod pbgi_start_coeffs;
 mod scaled_h;
 mod standardize;
 mod stopping;

@@ -20,7 +20,9 @@
 //!   `0 < E_n < (2n+1)!!/x^{2n+2}` for every `n ≥ 1`, so for even `n` the value lies in
 //!   `(S_n, S_n + a_{n+1})`. Evaluated in log space, so `ln h` never underflows.
 
-use crate::interval::{down, ln_sqrt_2pi, log2_abs, sqrt_2pi, up, Interval};
+use crate::interval::{down, exponent, ln_sqrt_2pi, log2_abs, sqrt_2pi, up, Interval};
+use rug::float::Round;
+use rug::ops::{AddAssignRound, DivAssignRound, MulAssignRound};
 use rug::Float;
 
 /// The method for `h(-x)` on an interval of `x`.
@@ -95,42 +97,37 @@ fn ln_phi(x: &Interval, p: u32) -> Interval {
 /// `h(-x)` by the Taylor series (`x ≤ 4`), working precision `wp`.
 fn taylor(x: &Interval, wp: u32) -> Interval {
     let x2 = square(x, wp);
-    let zero = || Float::with_val(wp, 0);
-    let mut sum = Interval {
-        lo: zero(),
-        hi: zero(),
-    };
-    let mut term = x.clone(); // t_0 = x
+    let (mut s_lo, mut s_hi) = (Float::new(wp), Float::new(wp));
+    // t_0 = x; in-place directed operations keep the loop free of allocations.
+    let (mut t_lo, mut t_hi) = (down(wp, &x.lo), up(wp, &x.hi));
+    let ratio_small_from = (2.0 * x2.hi.to_f64()).ceil();
     let mut n = 0u32;
     loop {
-        // Stop once the ratio of later terms is ≤ 1/2 and the tail (≤ 2·t_n) is negligible.
-        let ratio_small = f64::from(2 * n + 3) >= 2.0 * x2.hi.to_f64();
-        if ratio_small && (term.hi.is_zero() || term.hi < Float::with_val(wp, &sum.lo >> (wp + 2)))
-        {
-            break;
+        // Stop once the ratio of later terms is ≤ 1/2 and the tail (≤ 2·t_n) is below
+        // 2^-(wp+2) of the sum (t_n < 2^e_t ≤ 2^(e_s-wp-3) ≤ s·2^-(wp+2)).
+        if f64::from(2 * n + 3) >= ratio_small_from {
+            match (exponent(&t_hi), exponent(&s_lo)) {
+                (None, _) => break,
+                (Some(et), Some(es)) if et <= es - i64::from(wp) - 3 => break,
+                _ => {}
+            }
         }
-        sum = sum.add(&term, wp);
+        s_lo.add_assign_round(&t_lo, Round::Down);
+        s_hi.add_assign_round(&t_hi, Round::Up);
         // t_{n+1} = t_n·x²/(2n+3)
-        let (t_lo, t_hi) = (down(wp, &term.lo * &x2.lo), up(wp, &term.hi * &x2.hi));
-        term = Interval {
-            lo: down(wp, &t_lo / (2 * n + 3)),
-            hi: up(wp, &t_hi / (2 * n + 3)),
-        };
+        t_lo.mul_assign_round(&x2.lo, Round::Down);
+        t_lo.div_assign_round(2 * n + 3, Round::Down);
+        t_hi.mul_assign_round(&x2.hi, Round::Up);
+        t_hi.div_assign_round(2 * n + 3, Round::Up);
         n += 1;
     }
-    let tail_hi = up(wp, &term.hi * 2u32);
-    let s = Interval {
-        lo: sum.lo,
-        hi: up(wp, &sum.hi + &tail_hi),
-    };
+    t_hi.mul_assign_round(2u32, Round::Up);
+    s_hi.add_assign_round(&t_hi, Round::Up);
     let f = phi(x, wp);
-    let (xs_lo, xs_hi) = (down(wp, &x.lo * &s.lo), up(wp, &x.hi * &s.hi));
+    let (xs_lo, xs_hi) = (down(wp, &x.lo * &s_lo), up(wp, &x.hi * &s_hi));
     let (one_lo, one_hi) = (down(wp, &xs_lo + 1u32), up(wp, &xs_hi + 1u32));
     let (a_lo, a_hi) = (down(wp, &f.lo * &one_lo), up(wp, &f.hi * &one_hi));
-    let (half_x_hi, half_x_lo) = (
-        Float::with_val(wp, &x.hi >> 1u32),
-        Float::with_val(wp, &x.lo >> 1u32),
-    );
+    let (half_x_hi, half_x_lo) = (up(wp, &x.hi >> 1u32), down(wp, &x.lo >> 1u32));
     let lo = down(wp, &a_lo - &half_x_hi);
     // h(-x) > 0: a non-positive lower end carries no information.
     let lo = if lo.is_sign_negative() {
@@ -146,22 +143,22 @@ fn taylor(x: &Interval, wp: u32) -> Interval {
 
 /// `h(-x)/φ(x)` by the continued fraction (`x > 0`), with `n` levels, working precision `wp`.
 fn continued_fraction_ratio(x: &Interval, n: u32, wp: u32) -> Interval {
+    let (x_lo, x_hi) = (down(wp, &x.lo), up(wp, &x.hi));
     // r_{n+1} ∈ (0, 1/x]
-    let mut r = Interval {
-        lo: Float::with_val(wp, 0),
-        hi: up(wp, x.lo.recip_ref()),
-    };
+    let (mut r_lo, mut r_hi) = (Float::new(wp), up(wp, x_lo.recip_ref()));
     for k in (1..=n).rev() {
-        // r_k = 1/(x + (k+1)·r_{k+1}), decreasing in x and in r_{k+1}
-        let (kr_lo, kr_hi) = (down(wp, &r.lo * (k + 1)), up(wp, &r.hi * (k + 1)));
-        let (den_lo, den_hi) = (down(wp, &x.lo + &kr_lo), up(wp, &x.hi + &kr_hi));
-        r = Interval {
-            lo: down(wp, den_hi.recip_ref()),
-            hi: up(wp, den_lo.recip_ref()),
-        };
+        // r_k = 1/(x + (k+1)·r_{k+1}), decreasing in x and in r_{k+1}: the new lower end comes
+        // from the old upper end and vice versa (computed in place, then swapped).
+        r_hi.mul_assign_round(k + 1, Round::Up);
+        r_hi.add_assign_round(&x_hi, Round::Up);
+        r_hi.recip_round(Round::Down);
+        r_lo.mul_assign_round(k + 1, Round::Down);
+        r_lo.add_assign_round(&x_lo, Round::Down);
+        r_lo.recip_round(Round::Up);
+        std::mem::swap(&mut r_lo, &mut r_hi);
     }
     // h/φ = 1/(1 + x/r_1), increasing in r_1, decreasing in x
-    let (q_lo, q_hi) = (up(wp, &x.hi / &r.lo), down(wp, &x.lo / &r.hi));
+    let (q_lo, q_hi) = (up(wp, &x_hi / &r_lo), down(wp, &x_lo / &r_hi));
     let (d_hi, d_lo) = (up(wp, &q_lo + 1u32), down(wp, &q_hi + 1u32));
     Interval {
         lo: down(wp, d_hi.recip_ref()),

@@ -6,7 +6,7 @@
 //! `EI(a) < c < EI(b)` therefore contains the root, whatever happens between `a` and `b`.
 
 use crate::certify::{exact, finish, ziv};
-use crate::ei::tail_enclosure;
+use crate::ei::{ei_enclosure, tail_enclosure};
 use crate::input::{finite, non_negative, positive};
 use crate::interval::{down, exact_midpoint, exact_sum, up, widen_exponent_range, Interval};
 use crate::log_ei::ln_ei_enclosure;
@@ -231,13 +231,19 @@ fn split(cmp: &mut Comparer, lo: &mut Float, hi: &mut Float, point: Float) -> Re
 
 /// An uncertified estimate of `ln EI(μ, σ; g) - ln c` (midpoints of enclosures at `p` bits):
 /// only used to propose split points.
-fn log_ratio_estimate(cmp: &Comparer, g: &Float, p: u32) -> Float {
+fn log_ratio_estimate(cmp: &Comparer, ln_c: &Float, g: &Float, p: u32) -> Float {
     let minus_mu = Float::with_val(cmp.mu.prec(), -&cmp.mu);
     let d = exact_sum(&[g, &minus_mu]);
-    let ln_ei = ln_ei_enclosure(&d, &cmp.sigma, p);
-    let ln_c = Float::with_val(p, cmp.cost.lo.ln_ref());
-    let mid = Float::with_val(p, &ln_ei.lo + &ln_ei.hi) >> 1u32;
-    Float::with_val(p + 64, &mid - &ln_c)
+    // One logarithm of the linear estimate, unless EI is below MPFR's range.
+    let ei = ei_enclosure(&d, &cmp.sigma, p);
+    let ln_ei = if ei.lo.is_zero() {
+        let iv = ln_ei_enclosure(&d, &cmp.sigma, p);
+        Float::with_val(p, &iv.lo + &iv.hi) >> 1u32
+    } else {
+        let mid = Float::with_val(p, &ei.lo + &ei.hi) >> 1u32;
+        Float::with_val(p, mid.ln_ref())
+    };
+    Float::with_val(p + 64, &ln_ei - ln_c)
 }
 
 /// Root estimate by the Illinois variant of regula falsi on `ln EI(g) - ln c` inside the
@@ -245,12 +251,13 @@ fn log_ratio_estimate(cmp: &Comparer, g: &Float, p: u32) -> Float {
 /// verifies it with certified comparisons).
 fn approximate_root(cmp: &Comparer, a: &Float, b: &Float, bits: u32) -> Float {
     let p = bits + 32;
+    let ln_c = Float::with_val(p + 32, cmp.cost.lo.ln_ref());
     let (mut lo, mut hi) = (Float::with_val(p, a), Float::with_val(p, b));
     // Early iterations need little precision: about twice the digits already agreed on.
     let mut wp = 64;
     let (mut f_lo, mut f_hi) = (
-        log_ratio_estimate(cmp, &lo, wp),
-        log_ratio_estimate(cmp, &hi, wp),
+        log_ratio_estimate(cmp, &ln_c, &lo, wp),
+        log_ratio_estimate(cmp, &ln_c, &hi, wp),
     );
     let mut x = exact_midpoint(&lo, &hi);
     if !(f_lo.is_finite() && f_hi.is_finite() && f_lo < 0 && f_hi > 0) {
@@ -278,7 +285,7 @@ fn approximate_root(cmp: &Comparer, a: &Float, b: &Float, bits: u32) -> Float {
             _ => p,
         };
         wp = (2 * agreed + 48).clamp(wp, p);
-        let f = log_ratio_estimate(cmp, &x, wp);
+        let f = log_ratio_estimate(cmp, &ln_c, &x, wp);
         if f.is_zero() || !f.is_finite() {
             return x;
         }

@@ -53,21 +53,25 @@ impl Certified {
     /// `lower` as a decimal string with `digits` significant digits, rounded toward −∞ (so the
     /// printed number is still a lower bound). `inf`, `-inf`, `0` are printed as such.
     pub fn lower_decimal(&self, digits: usize) -> String {
+        interval::widen_exponent_range();
         certify::decimal(&self.lower, digits, rug::float::Round::Down)
     }
 
     /// `upper` as a decimal string with `digits` significant digits, rounded toward +∞.
     pub fn upper_decimal(&self, digits: usize) -> String {
+        interval::widen_exponent_range();
         certify::decimal(&self.upper, digits, rug::float::Round::Up)
     }
 
     /// `lower ≤ x ≤ upper` (exact comparison of the f64 `x` with the bounds).
     pub fn contains(&self, x: f64) -> bool {
+        interval::widen_exponent_range();
         !x.is_nan() && self.lower <= x && x <= self.upper
     }
 
     /// `lower ≤ x ≤ upper` for an MPFR float `x` (exact comparison).
     pub fn contains_float(&self, x: &Float) -> bool {
+        interval::widen_exponent_range();
         !x.is_nan() && self.lower <= *x && *x <= self.upper
     }
 }
