@@ -25,8 +25,20 @@ fn exact_lower_tail(a: u32, b: u32, m: u32) -> Rational {
 #[test]
 fn incomplete_beta_matches_exact_binomial_sums() {
     let shapes = [
-        (1, 1), (1, 7), (7, 1), (3, 7), (20, 30), (64, 1), (1, 64), (63, 2), (500, 501),
-        (999, 2), (2, 999), (640, 361), (975, 26), (26, 975),
+        (1, 1),
+        (1, 7),
+        (7, 1),
+        (3, 7),
+        (20, 30),
+        (64, 1),
+        (1, 64),
+        (63, 2),
+        (500, 501),
+        (999, 2),
+        (2, 999),
+        (640, 361),
+        (975, 26),
+        (26, 975),
     ];
     let numerators = [1, 10, 100, 300, 512, 700, 900, 1000, 1023];
     let mut worst = 0.0_f64;
@@ -38,9 +50,10 @@ fn incomplete_beta_matches_exact_binomial_sums() {
             let (lower, upper) = beta_tails(a as f64, b as f64, m as f64 / 1024.0).unwrap();
             // The smaller tail is computed directly: relative accuracy. The larger one is
             // `1 − small`: absolute accuracy.
-            for (got, want, other_got, other_want) in
-                [(lower, exact_lower, upper, exact_upper), (upper, exact_upper, lower, exact_lower)]
-            {
+            for (got, want, other_got, other_want) in [
+                (lower, exact_lower, upper, exact_upper),
+                (upper, exact_upper, lower, exact_lower),
+            ] {
                 if want <= other_want && want > 0.0 {
                     let rel = ((got - want) / want).abs();
                     // Documented bound: the error of ln B(a, b) dominates, ∝ ε·lnΓ(a + b).
@@ -66,7 +79,9 @@ fn incomplete_beta_endpoints_and_bad_input() {
     assert_eq!(beta_tails(2.0, 3.0, 0.0).unwrap(), (0.0, 1.0));
     assert_eq!(beta_tails(2.0, 3.0, 1.0).unwrap(), (1.0, 0.0));
     assert!(beta_tails(0.0, 1.0, 0.5).unwrap_err().contains("shape a"));
-    assert!(beta_tails(1.0, f64::NAN, 0.5).unwrap_err().contains("shape b"));
+    assert!(beta_tails(1.0, f64::NAN, 0.5)
+        .unwrap_err()
+        .contains("shape b"));
     assert!(beta_tails(1.0, 1.0, 1.5).unwrap_err().contains("x = 1.5"));
 }
 
@@ -99,7 +114,11 @@ fn mpfr_clopper_pearson(k: u32, n: u32, alpha: f64) -> (f64, f64) {
         }
         lo.to_f64()
     };
-    let lower = if k == 0 { 0.0 } else { solve(&|p| binomial_upper_tail(k, n, p)) };
+    let lower = if k == 0 {
+        0.0
+    } else {
+        solve(&|p| binomial_upper_tail(k, n, p))
+    };
     // P(Bin(n, p) ≤ k) decreases in p, so solve on 1 − p where it increases.
     let upper = if k == n {
         1.0
@@ -115,15 +134,31 @@ fn mpfr_clopper_pearson(k: u32, n: u32, alpha: f64) -> (f64, f64) {
 #[test]
 fn clopper_pearson_matches_mpfr_bisection() {
     let cases = [
-        (0, 10, 0.05), (1, 10, 0.05), (5, 10, 0.05), (10, 10, 0.05), (1, 64, 1e-4),
-        (63, 64, 1e-4), (64, 64, 2.4e-5), (700, 729, 3e-6), (975, 1000, 3e-6), (999, 1000, 0.01),
+        (0, 10, 0.05),
+        (1, 10, 0.05),
+        (5, 10, 0.05),
+        (10, 10, 0.05),
+        (1, 64, 1e-4),
+        (63, 64, 1e-4),
+        (64, 64, 2.4e-5),
+        (700, 729, 3e-6),
+        (975, 1000, 3e-6),
+        (999, 1000, 0.01),
     ];
     for (k, n, alpha) in cases {
         let got = clopper_pearson(k as u64, n as u64, alpha).unwrap();
         let (lower, upper) = mpfr_clopper_pearson(k, n, alpha);
         let tol = |v: f64| 1e-10 * v.abs().max(1e-300);
-        assert!((got.lower - lower).abs() <= tol(lower), "lower k={k} n={n}: {} vs {lower}", got.lower);
-        assert!((got.upper - upper).abs() <= tol(upper), "upper k={k} n={n}: {} vs {upper}", got.upper);
+        assert!(
+            (got.lower - lower).abs() <= tol(lower),
+            "lower k={k} n={n}: {} vs {lower}",
+            got.lower
+        );
+        assert!(
+            (got.upper - upper).abs() <= tol(upper),
+            "upper k={k} n={n}: {} vs {upper}",
+            got.upper
+        );
     }
 }
 
@@ -141,17 +176,33 @@ fn clopper_pearson_matches_published_and_closed_forms() {
         let zero = clopper_pearson(0, n, alpha).unwrap();
         assert_eq!(zero.lower, 0.0);
         let want = -(alpha / 2.0).ln().mul_add(1.0 / nf, 0.0).exp_m1();
-        assert!((zero.upper - want).abs() <= 1e-12 * want, "k=0 n={n}: {} vs {want}", zero.upper);
+        assert!(
+            (zero.upper - want).abs() <= 1e-12 * want,
+            "k=0 n={n}: {} vs {want}",
+            zero.upper
+        );
         let all = clopper_pearson(n, n, alpha).unwrap();
         assert_eq!(all.upper, 1.0);
         let want = ((alpha / 2.0).ln() / nf).exp();
-        assert!((all.lower - want).abs() <= 1e-12 * want, "k=n n={n}: {} vs {want}", all.lower);
+        assert!(
+            (all.lower - want).abs() <= 1e-12 * want,
+            "k=n n={n}: {} vs {want}",
+            all.lower
+        );
         let one = clopper_pearson(1, n, alpha).unwrap();
         let want = -((-alpha / 2.0).ln_1p() / nf).exp_m1();
-        assert!((one.lower - want).abs() <= 1e-10 * want, "k=1 n={n}: {} vs {want}", one.lower);
+        assert!(
+            (one.lower - want).abs() <= 1e-10 * want,
+            "k=1 n={n}: {} vs {want}",
+            one.lower
+        );
         let most = clopper_pearson(n - 1, n, alpha).unwrap();
         let want = ((-alpha / 2.0).ln_1p() / nf).exp();
-        assert!((most.upper - want).abs() <= 1e-12, "k=n-1 n={n}: {} vs {want}", most.upper);
+        assert!(
+            (most.upper - want).abs() <= 1e-12,
+            "k=n-1 n={n}: {} vs {want}",
+            most.upper
+        );
     }
 }
 
@@ -159,7 +210,10 @@ fn clopper_pearson_matches_published_and_closed_forms() {
 fn level_test_agrees_with_interval() {
     let levels = [0.5, 0.9, 0.975, 0.99];
     for n in [64u64, 96, 144, 729, 1000] {
-        for k in (0..=n).step_by(((n / 37) as usize).max(1)).chain([n - 1, n]) {
+        for k in (0..=n)
+            .step_by(((n / 37) as usize).max(1))
+            .chain([n - 1, n])
+        {
             for &risk in &[1e-2, 2.4e-5, 3e-6] {
                 let ci = clopper_pearson(k, n, risk).unwrap();
                 for &level in &levels {
@@ -174,7 +228,11 @@ fn level_test_agrees_with_interval() {
                     } else {
                         LevelSide::Inside
                     };
-                    assert_eq!(level_side(k, n, risk, level).unwrap(), want, "k={k} n={n} risk={risk} level={level}");
+                    assert_eq!(
+                        level_side(k, n, risk, level).unwrap(),
+                        want,
+                        "k={k} n={n} risk={risk} level={level}"
+                    );
                 }
             }
         }
@@ -192,6 +250,9 @@ fn clopper_pearson_rejects_bad_input() {
 #[test]
 fn prb_sample_sizes_follow_wilson_schedule() {
     // ⌈64·1.5^(j−1)⌉ = 64, 96, 144, 216, 324, 486, 729, 1094 → capped at 1000 (Wilson 2024, §3.2).
-    assert_eq!(sample_size_schedule(64, 1.5, 1000), vec![64, 96, 144, 216, 324, 486, 729, 1000]);
+    assert_eq!(
+        sample_size_schedule(64, 1.5, 1000),
+        vec![64, 96, 144, 216, 324, 486, 729, 1000]
+    );
     assert_eq!(sample_size_schedule(64, 1.5, 64), vec![64]);
 }

@@ -65,7 +65,9 @@ pub fn clopper_pearson(successes: u64, draws: u64, risk: f64) -> Result<Interval
 pub fn level_side(successes: u64, draws: u64, risk: f64, level: f64) -> Result<LevelSide, String> {
     validate(successes, draws, risk)?;
     if !(0.0..=1.0).contains(&level) {
-        return Err(format!("Clopper–Pearson level test: level = {level} must lie in [0, 1]"));
+        return Err(format!(
+            "Clopper–Pearson level test: level = {level} must lie in [0, 1]"
+        ));
     }
     let (k, n) = (successes as f64, draws as f64);
     let half = 0.5 * risk;
@@ -95,10 +97,7 @@ fn validate(successes: u64, draws: u64, risk: f64) -> Result<(), String> {
 
 /// The root in `[0, 1]` of `f(p) = target` for an increasing `f` with `f(0) ≤ target ≤ f(1)`,
 /// by bisection until the bracket is `4ε` wide relative to its upper end (or cannot shrink).
-fn solve_increasing(
-    f: impl Fn(f64) -> Result<f64, String>,
-    target: f64,
-) -> Result<f64, String> {
+fn solve_increasing(f: impl Fn(f64) -> Result<f64, String>, target: f64) -> Result<f64, String> {
     let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
     while hi - lo > 4.0 * f64::EPSILON * hi {
         let mid = 0.5 * (lo + hi);

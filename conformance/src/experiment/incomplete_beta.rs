@@ -33,10 +33,14 @@ const CF_MAX_TERMS: usize = 1_000_000;
 /// other tail's absolute error is at most that times the small tail.
 pub fn beta_tails(a: f64, b: f64, x: f64) -> Result<(f64, f64), String> {
     if !(a > 0.0 && a.is_finite()) {
-        return Err(format!("incomplete beta: shape a = {a} must be positive and finite"));
+        return Err(format!(
+            "incomplete beta: shape a = {a} must be positive and finite"
+        ));
     }
     if !(b > 0.0 && b.is_finite()) {
-        return Err(format!("incomplete beta: shape b = {b} must be positive and finite"));
+        return Err(format!(
+            "incomplete beta: shape b = {b} must be positive and finite"
+        ));
     }
     if !(0.0..=1.0).contains(&x) {
         return Err(format!("incomplete beta: x = {x} must lie in [0, 1]"));

@@ -36,7 +36,9 @@ pub struct Convergence {
 
 impl FromParams<ConvergenceParams> for Convergence {
     fn from_params(params: &ConvergenceParams, _context: &RuleContext) -> Self {
-        Self { window: params.window }
+        Self {
+            window: params.window,
+        }
     }
 }
 
@@ -50,8 +52,13 @@ impl StoppingRule for Convergence {
         if t <= self.window {
             return false;
         }
-        let best_before = step.history_y[..t - self.window].iter().copied().fold(f64::INFINITY, f64::min);
+        let best_before = step.history_y[..t - self.window]
+            .iter()
+            .copied()
+            .fold(f64::INFINITY, f64::min);
         // The last w values all failed to go below the earlier incumbent (ties do not improve).
-        step.history_y[t - self.window..].iter().all(|&y| y >= best_before)
+        step.history_y[t - self.window..]
+            .iter()
+            .all(|&y| y >= best_before)
     }
 }

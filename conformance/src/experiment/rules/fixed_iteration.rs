@@ -37,7 +37,9 @@ pub struct FixedIteration {
 
 impl FromParams<FixedIterationParams> for FixedIteration {
     fn from_params(params: &FixedIterationParams, _context: &RuleContext) -> Self {
-        Self { evaluations: params.evaluations }
+        Self {
+            evaluations: params.evaluations,
+        }
     }
 }
 

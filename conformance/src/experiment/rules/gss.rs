@@ -19,7 +19,10 @@ pub struct GssParams {
 
 impl Default for GssParams {
     fn default() -> Self {
-        Self { window: 5, improvement_bar: 0.01 }
+        Self {
+            window: 5,
+            improvement_bar: 0.01,
+        }
     }
 }
 
@@ -42,7 +45,9 @@ pub struct Gss {
 
 impl FromParams<GssParams> for Gss {
     fn from_params(params: &GssParams, _context: &RuleContext) -> Self {
-        Self { params: params.clone() }
+        Self {
+            params: params.clone(),
+        }
     }
 }
 

@@ -47,10 +47,22 @@ pub struct RuleSpec {
 
 /// Every rule the experiment knows, in the order reports list them.
 pub const RULES: &[RuleSpec] = &[
-    RuleSpec { key: "ucb_lcb", build: build::<ucb_lcb::UcbLcbParams, ucb_lcb::UcbLcb> },
-    RuleSpec { key: "srgap_med", build: build::<srgap_med::SrGapMedParams, srgap_med::SrGapMed> },
-    RuleSpec { key: "prb", build: build::<prb::PrbParams, prb::Prb> },
-    RuleSpec { key: "gss", build: build::<gss::GssParams, gss::Gss> },
+    RuleSpec {
+        key: "ucb_lcb",
+        build: build::<ucb_lcb::UcbLcbParams, ucb_lcb::UcbLcb>,
+    },
+    RuleSpec {
+        key: "srgap_med",
+        build: build::<srgap_med::SrGapMedParams, srgap_med::SrGapMed>,
+    },
+    RuleSpec {
+        key: "prb",
+        build: build::<prb::PrbParams, prb::Prb>,
+    },
+    RuleSpec {
+        key: "gss",
+        build: build::<gss::GssParams, gss::Gss>,
+    },
     RuleSpec {
         key: "convergence",
         build: build::<convergence::ConvergenceParams, convergence::Convergence>,
@@ -74,7 +86,9 @@ fn build<P: RuleParams, R: FromParams<P>>(
     let params: P = parse_params(params)?;
     params.validate()?;
     let context = context.clone();
-    Ok(Arc::new(move || Box::new(R::from_params(&params, &context))))
+    Ok(Arc::new(move || {
+        Box::new(R::from_params(&params, &context))
+    }))
 }
 
 /// `null` means "all defaults"; otherwise a table whose unknown keys are errors.
@@ -89,7 +103,10 @@ pub fn parse_params<P: RuleParams>(value: &serde_json::Value) -> Result<P, Strin
 pub fn find_rule(key: &str) -> Result<&'static RuleSpec, String> {
     RULES.iter().find(|spec| spec.key == key).ok_or_else(|| {
         let known: Vec<&str> = RULES.iter().map(|spec| spec.key).collect();
-        format!("unknown stopping rule `{key}`; known rules: {}", known.join(", "))
+        format!(
+            "unknown stopping rule `{key}`; known rules: {}",
+            known.join(", ")
+        )
     })
 }
 

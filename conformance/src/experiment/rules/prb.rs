@@ -32,7 +32,14 @@ pub struct PrbParams {
 
 impl Default for PrbParams {
     fn default() -> Self {
-        Self { epsilon: 0.1, delta: 0.05, initial_paths: 64, growth: 1.5, max_paths: 1000, risk_decay: 1.1 }
+        Self {
+            epsilon: 0.1,
+            delta: 0.05,
+            initial_paths: 64,
+            growth: 1.5,
+            max_paths: 1000,
+            risk_decay: 1.1,
+        }
     }
 }
 
@@ -44,7 +51,10 @@ impl RuleParams for PrbParams {
             return Err("prb.initial_paths = 0 must be at least 1".to_string());
         }
         if !(self.growth > 1.0 && self.growth.is_finite()) {
-            return Err(format!("prb.growth = {} must be finite and greater than 1", self.growth));
+            return Err(format!(
+                "prb.growth = {} must be finite and greater than 1",
+                self.growth
+            ));
         }
         if self.max_paths < self.initial_paths {
             return Err(format!(
@@ -53,7 +63,10 @@ impl RuleParams for PrbParams {
             ));
         }
         if !(self.risk_decay > 1.0 && self.risk_decay.is_finite()) {
-            return Err(format!("prb.risk_decay = {} must be finite and greater than 1", self.risk_decay));
+            return Err(format!(
+                "prb.risk_decay = {} must be finite and greater than 1",
+                self.risk_decay
+            ));
         }
         Ok(())
     }
@@ -117,7 +130,8 @@ impl StoppingRule for Prb {
         let (mut successes, mut drawn) = (0u64, 0usize);
         for (j, &size) in self.sizes.iter().enumerate() {
             self.paths.clear();
-            step.posterior.sample_paths(rng, size - drawn, &mut self.paths);
+            step.posterior
+                .sample_paths(rng, size - drawn, &mut self.paths);
             drawn = size;
             successes += self
                 .paths

@@ -30,7 +30,13 @@ pub struct SrGapMedParams {
 
 impl Default for SrGapMedParams {
     fn default() -> Self {
-        Self { chi: 0.01, initial_values: 20, delta: 0.1, scale_down: 5.0, noise_variance: 1e-6 }
+        Self {
+            chi: 0.01,
+            initial_values: 20,
+            delta: 0.1,
+            scale_down: 5.0,
+            noise_variance: 1e-6,
+        }
     }
 }
 
@@ -88,7 +94,13 @@ pub struct SrGapMed {
 
 impl FromParams<SrGapMedParams> for SrGapMed {
     fn from_params(params: &SrGapMedParams, context: &RuleContext) -> Self {
-        Self { params: params.clone(), dim: context.dim, previous: None, initial: Vec::new(), threshold: None }
+        Self {
+            params: params.clone(),
+            dim: context.dim,
+            previous: None,
+            initial: Vec::new(),
+            threshold: None,
+        }
     }
 }
 
@@ -126,7 +138,10 @@ impl StoppingRule for SrGapMed {
     }
 
     fn observe(&mut self, step: &StepView, _rng: &mut ChaCha8Rng) -> bool {
-        let value = self.previous.as_ref().map(|previous| self.statistic(previous, step));
+        let value = self
+            .previous
+            .as_ref()
+            .map(|previous| self.statistic(previous, step));
         self.previous = Some(PreviousStep {
             mean: step.mean.to_vec(),
             sd: step.sd.to_vec(),

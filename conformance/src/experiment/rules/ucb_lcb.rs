@@ -20,7 +20,11 @@ pub struct UcbLcbParams {
 
 impl Default for UcbLcbParams {
     fn default() -> Self {
-        Self { threshold: 0.01, delta: 0.1, scale_down: 5.0 }
+        Self {
+            threshold: 0.01,
+            delta: 0.1,
+            scale_down: 5.0,
+        }
     }
 }
 
@@ -45,8 +49,16 @@ pub fn gp_ucb_beta(t: usize, dim: usize, delta: f64) -> f64 {
 /// `min_x UCB(x) − min_x LCB(x)` over the whole domain, with `UCB/LCB = μ ± √β·σ`.
 /// Evaluated points (σ = 0) take part with `UCB = LCB = f(x)`.
 pub fn confidence_gap(mean: &[f64], sd: &[f64], sqrt_beta: f64) -> f64 {
-    let min_ucb = mean.iter().zip(sd).map(|(m, s)| m + sqrt_beta * s).fold(f64::INFINITY, f64::min);
-    let min_lcb = mean.iter().zip(sd).map(|(m, s)| m - sqrt_beta * s).fold(f64::INFINITY, f64::min);
+    let min_ucb = mean
+        .iter()
+        .zip(sd)
+        .map(|(m, s)| m + sqrt_beta * s)
+        .fold(f64::INFINITY, f64::min);
+    let min_lcb = mean
+        .iter()
+        .zip(sd)
+        .map(|(m, s)| m - sqrt_beta * s)
+        .fold(f64::INFINITY, f64::min);
     min_ucb - min_lcb
 }
 
@@ -60,7 +72,10 @@ pub struct UcbLcb {
 
 impl FromParams<UcbLcbParams> for UcbLcb {
     fn from_params(params: &UcbLcbParams, context: &RuleContext) -> Self {
-        Self { params: params.clone(), dim: context.dim }
+        Self {
+            params: params.clone(),
+            dim: context.dim,
+        }
     }
 }
 
