@@ -1,13 +1,13 @@
 //! The experiment's configuration: defaults for a quick run of the stopping paper's 1-D
 //! Bayesian-regret experiment (§4.1, App. B), read from TOML or JSON with unknown keys rejected.
 use super::rules::{find_rule, RuleContext, RuleFactory, RULES};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Everything that defines an experiment. Field defaults reproduce the paper's setting except
 /// for the number of seeds (paper: 50; default 5 for a run of a few minutes).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct ExperimentConfig {
     /// Objective draws per configuration (paper: 50, stopping paper §4 and App. B).

@@ -5,6 +5,7 @@
 //! [`run::run_experiment`] runs each (cost, λ) setting × seed × acquisition once to the cap
 //! with every rule observing the same trajectory; [`report`] turns the runs into tables, CSV
 //! files and SVG plots.
+pub mod acquisitions;
 pub mod clopper_pearson;
 pub mod config;
 pub mod incomplete_beta;

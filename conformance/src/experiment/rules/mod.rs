@@ -9,6 +9,8 @@
 pub mod convergence;
 pub mod fixed_iteration;
 pub mod gss;
+pub mod logeipc_med;
+pub mod pbgi_logeipc;
 pub mod prb;
 pub mod srgap_med;
 pub mod ucb_lcb;
@@ -47,6 +49,10 @@ pub struct RuleSpec {
 
 /// Every rule the experiment knows, in the order reports list them.
 pub const RULES: &[RuleSpec] = &[
+    RuleSpec {
+        key: "pbgi_logeipc",
+        build: build::<pbgi_logeipc::PbgiLogEipcParams, pbgi_logeipc::PbgiLogEipc>,
+    },
     RuleSpec {
         key: "ucb_lcb",
         build: build::<ucb_lcb::UcbLcbParams, ucb_lcb::UcbLcb>,
