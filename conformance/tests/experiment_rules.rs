@@ -38,7 +38,7 @@ impl PosteriorSampler for CountingSampler {
             let i = self.drawn.get();
             self.drawn.set(i + 1);
             let start = out.len();
-            out.extend(std::iter::repeat(self.y_best).take(self.n));
+            out.resize(start + self.n, self.y_best);
             if (self.fails)(i) {
                 out[start + 1] = self.y_best - 1.0;
             }
@@ -61,9 +61,7 @@ impl Step {
     fn new(ys: &[f64], mean: Vec<f64>, sd: Vec<f64>) -> Self {
         let n = mean.len();
         let mut evaluated = vec![false; n];
-        for i in 0..ys.len() {
-            evaluated[i] = true;
-        }
+        evaluated[..ys.len()].fill(true);
         Self {
             mean,
             sd,
@@ -383,4 +381,32 @@ fn registry_builds_every_rule_and_rejects_bad_parameters() {
     assert!(err.contains("prb.delta"), "{err}");
     let err = find_rule("nope").err().unwrap();
     assert!(err.contains("nope") && err.contains("ucb_lcb"), "{err}");
+}
+
+#[test]
+fn logeipc_med_threshold_is_ln_eta_plus_median() {
+    use pbgi_conformance::experiment::rules::logeipc_med::{LogEipcMed, LogEipcMedParams};
+    // One unevaluated point with posterior N(0, 1) and incumbent 0: EI = 1/√(2π)
+    // = 0.3989422804014327 (MATH.md), so the statistic is ln(0.39894…/c) for cost c. Costs
+    // 1, 2, 4 calibrate (I = 3): median ln(h0/2); with η = 1/2 the threshold is ln(h0/4), so
+    // costs 3 and 3.9 go on and cost 4.5 stops.
+    let params = LogEipcMedParams {
+        eta: 0.5,
+        initial_values: 3,
+    };
+    let mut rule = LogEipcMed::from_params(&params, &CONTEXT);
+    let sampler = idle_sampler(2);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut decisions = Vec::new();
+    for cost in [1.0, 2.0, 4.0, 3.0, 3.9, 4.5] {
+        let mut step = Step::new(&[0.0], vec![0.0, 0.0], vec![0.0, 1.0]);
+        step.cost = vec![cost, cost];
+        decisions.push(rule.observe(&step.view(&sampler), &mut rng));
+    }
+    assert_eq!(decisions, [false, false, false, false, false, true]);
+    let h0 = 0.398_942_280_401_432_7_f64;
+    let step = Step::new(&[0.0], vec![0.0, 0.0], vec![0.0, 1.0]);
+    let value =
+        pbgi_conformance::experiment::rules::logeipc_med::max_log_eipc(&step.view(&sampler));
+    assert!((value - h0.ln()).abs() < 1e-15, "{value}");
 }

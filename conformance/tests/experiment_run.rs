@@ -35,7 +35,11 @@ fn tiny_config() -> ExperimentConfig {
 }
 
 fn run(config: &ExperimentConfig, threads: usize) -> ExperimentResults {
-    let acquisitions = config.acquisitions.iter().map(|n| make_acquisition(n).unwrap()).collect::<Vec<_>>();
+    let acquisitions = config
+        .acquisitions
+        .iter()
+        .map(|n| make_acquisition(n).unwrap())
+        .collect::<Vec<_>>();
     run_experiment(config, &acquisitions, threads, &|| {}).unwrap()
 }
 
@@ -49,7 +53,13 @@ fn results_are_identical_for_any_thread_count() {
     assert_eq!(one, three);
     assert_eq!(one.runs.len(), 2 * 2 * 4);
     // A different master seed gives different objectives.
-    let other = run(&ExperimentConfig { master_seed: 7, ..config }, 2);
+    let other = run(
+        &ExperimentConfig {
+            master_seed: 7,
+            ..config
+        },
+        2,
+    );
     assert_ne!(one.runs[0].simple_regret, other.runs[0].simple_regret);
 }
 
@@ -62,41 +72,72 @@ fn hindsight_is_never_worse_than_any_rule_and_stops_are_consistent() {
         let best = r.hindsight_stop(config.initial_points);
         assert!((config.initial_points..=config.cap).contains(&best));
         for t in config.initial_points..=config.cap {
-            assert!(r.regret_at(best) <= r.regret_at(t), "hindsight beaten at t = {t}");
+            assert!(
+                r.regret_at(best) <= r.regret_at(t),
+                "hindsight beaten at t = {t}"
+            );
         }
         for (i, &stop) in r.stop.iter().enumerate() {
-            assert!((config.initial_points..=config.cap).contains(&stop), "{}: τ = {stop}", results.rules[i]);
+            assert!(
+                (config.initial_points..=config.cap).contains(&stop),
+                "{}: τ = {stop}",
+                results.rules[i]
+            );
             assert!(r.fired[i] || stop == config.cap);
-            assert!(r.regret_at(best) <= r.regret_at(stop), "{} beats hindsight", results.rules[i]);
+            assert!(
+                r.regret_at(best) <= r.regret_at(stop),
+                "{} beats hindsight",
+                results.rules[i]
+            );
         }
         // Fixed-8 fires at exactly 8.
         let fixed = results.rules.iter().position(|n| n == "Fixed-8").unwrap();
         assert_eq!((r.stop[fixed], r.fired[fixed]), (8, true));
         // Simple regret is non-increasing and non-negative; cost accumulates positively.
-        assert!(r.simple_regret.windows(2).all(|w| w[1] <= w[0]) && r.simple_regret.iter().all(|&v| v >= 0.0));
+        assert!(
+            r.simple_regret.windows(2).all(|w| w[1] <= w[0])
+                && r.simple_regret.iter().all(|&v| v >= 0.0)
+        );
         assert!(r.cumulative_cost.windows(2).all(|w| w[1] > w[0]));
     }
     let rows = summarize(&results, config.initial_points);
     for setting in 0..results.settings.len() {
         for acquisition in 0..results.acquisitions.len() {
-            let group: Vec<_> = rows.iter().filter(|r| r.setting == setting && r.acquisition == acquisition).collect();
+            let group: Vec<_> = rows
+                .iter()
+                .filter(|r| r.setting == setting && r.acquisition == acquisition)
+                .collect();
             let hindsight = group.iter().find(|r| r.rule == HINDSIGHT).unwrap();
             for row in &group {
-                assert!(hindsight.mean_regret <= row.mean_regret + 1e-15, "{} below hindsight", row.rule);
+                assert!(
+                    hindsight.mean_regret <= row.mean_regret + 1e-15,
+                    "{} below hindsight",
+                    row.rule
+                );
                 assert!(row.mean_excess >= -1e-15);
             }
-            let ranks: Vec<usize> = group.iter().filter(|r| !r.oracle).map(|r| r.rank_in_acquisition).collect();
+            let ranks: Vec<usize> = group
+                .iter()
+                .filter(|r| !r.oracle)
+                .map(|r| r.rank_in_acquisition)
+                .collect();
             assert!(ranks.contains(&1) && ranks.iter().all(|&k| (1..=8).contains(&k)));
         }
     }
     let table = summary_table(&results, &rows, config.seeds);
-    assert!(table.contains("uniform cost, λ = 0.01") && table.contains("PRB") && table.contains("best pair"));
+    assert!(
+        table.contains("uniform cost, λ = 0.01")
+            && table.contains("PRB")
+            && table.contains("best pair")
+    );
     assert_eq!(curves(&results).len(), 2 * 4);
 }
 
 #[test]
 fn config_errors_name_the_bad_key() {
-    let err = toml::from_str::<ExperimentConfig>("sedes = 3").unwrap_err().to_string();
+    let err = toml::from_str::<ExperimentConfig>("sedes = 3")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("sedes"), "{err}");
     let bad_rule: ExperimentConfig = toml::from_str("[rules.ucb_lcbb]").unwrap();
     let err = bad_rule.validate().unwrap_err();
@@ -108,10 +149,14 @@ fn config_errors_name_the_bad_key() {
     assert!(bad_value.validate().unwrap_err().contains("prb.epsilon"));
     let bad_cost: ExperimentConfig = toml::from_str(r#"costs = ["quadratic"]"#).unwrap();
     assert!(bad_cost.validate().unwrap_err().contains("quadratic"));
-    let bad_cap = ExperimentConfig { cap: 3, ..Default::default() };
+    let bad_cap = ExperimentConfig {
+        cap: 3,
+        ..Default::default()
+    };
     assert!(bad_cap.validate().unwrap_err().contains("cap"));
     assert!(make_acquisition("EI").err().unwrap().contains("PBGI"));
-    let json: Result<ExperimentConfig, _> = serde_json::from_str(r#"{"lambdas": [0.1], "acquisitons": ["TS"]}"#);
+    let json: Result<ExperimentConfig, _> =
+        serde_json::from_str(r#"{"lambdas": [0.1], "acquisitons": ["TS"]}"#);
     assert!(json.unwrap_err().to_string().contains("acquisitons"));
 }
 
@@ -130,16 +175,31 @@ fn cli_writes_tables_csv_and_plots() {
         .args(["--threads", "2"])
         .output()
         .unwrap();
-    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
     let stdout = String::from_utf8_lossy(&status.stdout);
-    assert!(stdout.contains("linear cost, λ = 0.1") && stdout.contains("Hindsight"), "{stdout}");
-    for file in ["runs.csv", "summary.csv", "curves.csv", "summary.txt", "config.json", "regret_linear_lambda_0.1.svg"] {
-        let text = std::fs::read_to_string(out.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    assert!(
+        stdout.contains("linear cost, λ = 0.1") && stdout.contains("Hindsight"),
+        "{stdout}"
+    );
+    for file in [
+        "runs.csv",
+        "summary.csv",
+        "curves.csv",
+        "summary.txt",
+        "config.json",
+        "regret_linear_lambda_0.1.svg",
+    ] {
+        let text =
+            std::fs::read_to_string(out.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert!(!text.is_empty(), "{file} is empty");
     }
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
-    // 2 acquisitions × (9 rules + 2 oracles) rows + header.
-    assert_eq!(summary.lines().count(), 1 + 2 * (9 + 2));
+    // 2 acquisitions × (8 registered rules + 2 oracles) rows + header.
+    assert_eq!(summary.lines().count(), 1 + 2 * (8 + 2));
     let bad = std::process::Command::new(env!("CARGO_BIN_EXE_pbgi"))
         .args(["experiment", "--seeds", "0", "--out"])
         .arg(&out)

@@ -15,7 +15,7 @@ use std::time::Instant;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Configuration file (`.toml` or `.json`); defaults reproduce the paper's 1-D setting
-    /// with 5 seeds.
+    /// with 10 seeds.
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Number of seeds (objective draws) per setting; overrides the config (paper: 50).
@@ -50,9 +50,11 @@ pub fn run(args: Args) -> CliResult {
     let total = config.costs.len() * config.lambdas.len() * config.seeds * acquisitions.len();
     let bar = indicatif::ProgressBar::new(total as u64);
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} runs (eta {eta})")
-            .map_err(|e| format!("progress bar template: {e}"))?
-            .progress_chars("=> "),
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} runs (eta {eta})",
+        )
+        .map_err(|e| format!("progress bar template: {e}"))?
+        .progress_chars("=> "),
     );
     let started = Instant::now();
     let results = run_experiment(&config, &acquisitions, args.threads, &|| bar.inc(1))?;
@@ -64,7 +66,9 @@ pub fn run(args: Args) -> CliResult {
     write_csv(&args.out, &results, &rows, &curves, config.initial_points)?;
     for setting in 0..results.settings.len() {
         let s = &results.settings[setting];
-        let path = args.out.join(format!("regret_{}_lambda_{}.svg", s.cost, s.lambda));
+        let path = args
+            .out
+            .join(format!("regret_{}_lambda_{}.svg", s.cost, s.lambda));
         std::fs::write(&path, setting_plot(&results, &rows, &curves, setting))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
@@ -72,8 +76,10 @@ pub fn run(args: Args) -> CliResult {
     let path = args.out.join("summary.txt");
     std::fs::write(&path, &table).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let path = args.out.join("config.json");
-    let effective = serde_json::to_string_pretty(&config).map_err(|e| format!("cannot encode config: {e}"))?;
-    std::fs::write(&path, effective).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let effective =
+        serde_json::to_string_pretty(&config).map_err(|e| format!("cannot encode config: {e}"))?;
+    std::fs::write(&path, effective)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     println!("{table}");
     println!(
         "{total} runs in {elapsed:.1} s; CSV, SVG and summary.txt in {}",

@@ -13,6 +13,9 @@ pub fn make_acquisition(name: &str) -> Result<Box<dyn Acquisition>, String> {
         "LogEIPC" => Ok(Box::new(LogEipc)),
         "LCB" => Ok(Box::new(Lcb::paper(1))),
         "TS" => Ok(Box::new(Thompson)),
-        other => Err(format!("unknown acquisition `{other}`; known: {}", ACQUISITION_NAMES.join(", "))),
+        other => Err(format!(
+            "unknown acquisition `{other}`; known: {}",
+            ACQUISITION_NAMES.join(", ")
+        )),
     }
 }

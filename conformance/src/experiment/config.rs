@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Everything that defines an experiment. Field defaults reproduce the paper's setting except
-/// for the number of seeds (paper: 50; default 5 for a run of a few minutes).
+/// for the number of seeds (paper: 50; default 10 for a run of a few minutes).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct ExperimentConfig {
@@ -38,7 +38,7 @@ pub struct ExperimentConfig {
 impl Default for ExperimentConfig {
     fn default() -> Self {
         Self {
-            seeds: 5,
+            seeds: 10,
             master_seed: 20_251_122,
             grid_points: 1001,
             length_scale: 0.1,
@@ -85,10 +85,16 @@ impl ExperimentConfig {
             return Err("seeds = 0: at least one seed is needed".into());
         }
         if self.grid_points < 2 {
-            return Err(format!("grid_points = {} must be at least 2", self.grid_points));
+            return Err(format!(
+                "grid_points = {} must be at least 2",
+                self.grid_points
+            ));
         }
         if !(self.length_scale > 0.0 && self.length_scale.is_finite()) {
-            return Err(format!("length_scale = {} must be positive and finite", self.length_scale));
+            return Err(format!(
+                "length_scale = {} must be positive and finite",
+                self.length_scale
+            ));
         }
         if self.initial_points == 0 || self.initial_points > self.grid_points {
             return Err(format!(
@@ -107,7 +113,10 @@ impl ExperimentConfig {
         }
         for c in &self.costs {
             if !COST_NAMES.contains(&c.as_str()) {
-                return Err(format!("costs: unknown cost `{c}`; known: {}", COST_NAMES.join(", ")));
+                return Err(format!(
+                    "costs: unknown cost `{c}`; known: {}",
+                    COST_NAMES.join(", ")
+                ));
             }
         }
         if self.lambdas.is_empty() {
@@ -126,7 +135,11 @@ impl ExperimentConfig {
 
     /// The context rules see (1-D domain).
     pub fn rule_context(&self) -> RuleContext {
-        RuleContext { dim: 1, initial_points: self.initial_points, cap: self.cap }
+        RuleContext {
+            dim: 1,
+            initial_points: self.initial_points,
+            cap: self.cap,
+        }
     }
 
     /// `(key, factory)` for each selected rule, in registry order.

@@ -56,7 +56,11 @@ fn mean_two_se(values: &[f64]) -> (f64, f64) {
 
 /// The runs of one (setting, acquisition), in seed order.
 fn runs_of(results: &ExperimentResults, setting: usize, acquisition: usize) -> Vec<&RunResult> {
-    results.runs.iter().filter(|r| r.setting == setting && r.acquisition == acquisition).collect()
+    results
+        .runs
+        .iter()
+        .filter(|r| r.setting == setting && r.acquisition == acquisition)
+        .collect()
 }
 
 /// Regret-versus-iteration curves for every (setting, acquisition).
@@ -69,7 +73,11 @@ pub fn curves(results: &ExperimentResults) -> Vec<Curve> {
             let points = (1..=cap)
                 .map(|t| mean_two_se(&runs.iter().map(|r| r.regret_at(t)).collect::<Vec<_>>()))
                 .collect();
-            out.push(Curve { setting, acquisition, points });
+            out.push(Curve {
+                setting,
+                acquisition,
+                points,
+            });
         }
     }
     out
@@ -84,11 +92,26 @@ pub fn summarize(results: &ExperimentResults, initial_points: usize) -> Vec<Summ
         for acquisition in 0..results.acquisitions.len() {
             let runs = runs_of(results, setting, acquisition);
             let cap = runs.first().map_or(0, |r| r.simple_regret.len());
-            let hindsight: Vec<usize> = runs.iter().map(|r| r.hindsight_stop(initial_points)).collect();
-            let hindsight_regret: Vec<f64> = runs.iter().zip(&hindsight).map(|(r, &t)| r.regret_at(t)).collect();
+            let hindsight: Vec<usize> = runs
+                .iter()
+                .map(|r| r.hindsight_stop(initial_points))
+                .collect();
+            let hindsight_regret: Vec<f64> = runs
+                .iter()
+                .zip(&hindsight)
+                .map(|(r, &t)| r.regret_at(t))
+                .collect();
             let mut push = |rule: String, oracle: bool, stops: Vec<usize>, capped: Vec<bool>| {
-                let regret: Vec<f64> = runs.iter().zip(&stops).map(|(r, &t)| r.regret_at(t)).collect();
-                let excess: Vec<f64> = regret.iter().zip(&hindsight_regret).map(|(a, b)| a - b).collect();
+                let regret: Vec<f64> = runs
+                    .iter()
+                    .zip(&stops)
+                    .map(|(r, &t)| r.regret_at(t))
+                    .collect();
+                let excess: Vec<f64> = regret
+                    .iter()
+                    .zip(&hindsight_regret)
+                    .map(|(a, b)| a - b)
+                    .collect();
                 let stops_f: Vec<f64> = stops.iter().map(|&t| t as f64).collect();
                 let (mean_regret, two_se_regret) = mean_two_se(&regret);
                 let (mean_excess, two_se_excess) = mean_two_se(&excess);
@@ -105,7 +128,8 @@ pub fn summarize(results: &ExperimentResults, initial_points: usize) -> Vec<Summ
                     two_se_excess,
                     mean_stop,
                     two_se_stop,
-                    cap_share: capped.iter().filter(|&&c| c).count() as f64 / capped.len().max(1) as f64,
+                    cap_share: capped.iter().filter(|&&c| c).count() as f64
+                        / capped.len().max(1) as f64,
                     rank_in_acquisition: 0,
                     rank_in_setting: 0,
                 });
@@ -135,14 +159,18 @@ pub fn summarize(results: &ExperimentResults, initial_points: usize) -> Vec<Summ
 
 /// Ranks by mean regret (ties share the better rank's order of appearance).
 fn assign_ranks(rows: &mut [SummaryRow]) {
-    let rank_by = |rows: &mut [SummaryRow], same_group: &dyn Fn(&SummaryRow, &SummaryRow) -> bool, acquisition_level: bool| {
+    let rank_by = |rows: &mut [SummaryRow],
+                   same_group: &dyn Fn(&SummaryRow, &SummaryRow) -> bool,
+                   acquisition_level: bool| {
         for i in 0..rows.len() {
             if rows[i].oracle {
                 continue;
             }
             let rank = 1 + rows
                 .iter()
-                .filter(|o| !o.oracle && same_group(o, &rows[i]) && o.mean_regret < rows[i].mean_regret)
+                .filter(|o| {
+                    !o.oracle && same_group(o, &rows[i]) && o.mean_regret < rows[i].mean_regret
+                })
                 .count();
             if acquisition_level {
                 rows[i].rank_in_acquisition = rank;
@@ -151,7 +179,11 @@ fn assign_ranks(rows: &mut [SummaryRow]) {
             }
         }
     };
-    rank_by(rows, &|a, b| a.setting == b.setting && a.acquisition == b.acquisition, true);
+    rank_by(
+        rows,
+        &|a, b| a.setting == b.setting && a.acquisition == b.acquisition,
+        true,
+    );
     rank_by(rows, &|a, b| a.setting == b.setting, false);
 }
 
@@ -178,8 +210,19 @@ pub fn write_csv(
     }
 
     let mut w = open("runs.csv")?;
-    w.write_record(["cost", "lambda", "acquisition", "seed", "rule", "stop", "fired", "simple_regret", "cumulative_cost", "regret"])
-        .map_err(fail("runs.csv"))?;
+    w.write_record([
+        "cost",
+        "lambda",
+        "acquisition",
+        "seed",
+        "rule",
+        "stop",
+        "fired",
+        "simple_regret",
+        "cumulative_cost",
+        "regret",
+    ])
+    .map_err(fail("runs.csv"))?;
     for run in &results.runs {
         let (cost, lambda) = setting_label(results, run.setting);
         let hindsight = run.hindsight_stop(initial_points);
@@ -205,12 +248,26 @@ pub fn write_csv(
             .map_err(fail("runs.csv"))?;
         }
     }
-    w.flush().map_err(|e| format!("cannot write runs.csv: {e}"))?;
+    w.flush()
+        .map_err(|e| format!("cannot write runs.csv: {e}"))?;
 
     let mut w = open("summary.csv")?;
     w.write_record([
-        "cost", "lambda", "acquisition", "rule", "oracle", "runs", "mean_regret", "two_se_regret", "mean_excess_over_hindsight",
-        "two_se_excess", "mean_stop", "two_se_stop", "cap_share", "rank_in_acquisition", "rank_in_setting",
+        "cost",
+        "lambda",
+        "acquisition",
+        "rule",
+        "oracle",
+        "runs",
+        "mean_regret",
+        "two_se_regret",
+        "mean_excess_over_hindsight",
+        "two_se_excess",
+        "mean_stop",
+        "two_se_stop",
+        "cap_share",
+        "rank_in_acquisition",
+        "rank_in_setting",
     ])
     .map_err(fail("summary.csv"))?;
     for row in rows {
@@ -234,10 +291,19 @@ pub fn write_csv(
         ])
         .map_err(fail("summary.csv"))?;
     }
-    w.flush().map_err(|e| format!("cannot write summary.csv: {e}"))?;
+    w.flush()
+        .map_err(|e| format!("cannot write summary.csv: {e}"))?;
 
     let mut w = open("curves.csv")?;
-    w.write_record(["cost", "lambda", "acquisition", "t", "mean_regret", "two_se_regret"]).map_err(fail("curves.csv"))?;
+    w.write_record([
+        "cost",
+        "lambda",
+        "acquisition",
+        "t",
+        "mean_regret",
+        "two_se_regret",
+    ])
+    .map_err(fail("curves.csv"))?;
     for curve in curves {
         let (cost, lambda) = setting_label(results, curve.setting);
         for (i, (mean, two_se)) in curve.points.iter().enumerate() {
@@ -252,7 +318,8 @@ pub fn write_csv(
             .map_err(fail("curves.csv"))?;
         }
     }
-    w.flush().map_err(|e| format!("cannot write curves.csv: {e}"))
+    w.flush()
+        .map_err(|e| format!("cannot write curves.csv: {e}"))
 }
 
 /// The on-screen summary: per setting, a table with one row per rule and one column per
@@ -260,7 +327,12 @@ pub fn write_csv(
 /// the best acquisition × rule pair.
 pub fn summary_table(results: &ExperimentResults, rows: &[SummaryRow], seeds: usize) -> String {
     let mut out = String::new();
-    let rule_width = rows.iter().map(|r| r.rule.chars().count()).max().unwrap_or(4).max(4);
+    let rule_width = rows
+        .iter()
+        .map(|r| r.rule.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
     let cell_width = 38;
     for setting in 0..results.settings.len() {
         let (cost, lambda) = setting_label(results, setting);
@@ -270,12 +342,20 @@ pub fn summary_table(results: &ExperimentResults, rows: &[SummaryRow], seeds: us
             let _ = write!(out, " | {name:<cell_width$}");
         }
         let _ = writeln!(out);
-        let _ = writeln!(out, "{}", "-".repeat(rule_width + results.acquisitions.len() * (cell_width + 3)));
+        let _ = writeln!(
+            out,
+            "{}",
+            "-".repeat(rule_width + results.acquisitions.len() * (cell_width + 3))
+        );
         let setting_rows: Vec<&SummaryRow> = rows.iter().filter(|r| r.setting == setting).collect();
         let n_rows = setting_rows.len() / results.acquisitions.len().max(1);
         for i in 0..n_rows {
             let first = setting_rows[i];
-            let label = if first.oracle { first.rule.split(" (").next().unwrap_or(&first.rule) } else { &first.rule };
+            let label = if first.oracle {
+                first.rule.split(" (").next().unwrap_or(&first.rule)
+            } else {
+                &first.rule
+            };
             let _ = write!(out, "{label:<rule_width$}");
             for a in 0..results.acquisitions.len() {
                 let row = setting_rows[a * n_rows + i];
@@ -295,11 +375,18 @@ pub fn summary_table(results: &ExperimentResults, rows: &[SummaryRow], seeds: us
             }
             let _ = writeln!(out);
         }
-        if let Some(best) = setting_rows.iter().filter(|r| r.rank_in_setting == 1).min_by(|a, b| a.mean_regret.total_cmp(&b.mean_regret)) {
+        if let Some(best) = setting_rows
+            .iter()
+            .filter(|r| r.rank_in_setting == 1)
+            .min_by(|a, b| a.mean_regret.total_cmp(&b.mean_regret))
+        {
             let _ = writeln!(
                 out,
                 "best pair: {} + {} ({:.4} ± {:.4})",
-                results.acquisitions[best.acquisition], best.rule, best.mean_regret, best.two_se_regret
+                results.acquisitions[best.acquisition],
+                best.rule,
+                best.mean_regret,
+                best.two_se_regret
             );
         }
     }

@@ -64,9 +64,18 @@ pub struct ExperimentResults {
 /// The GP prior shared by all runs: Matérn-5/2 on the grid, mean 0, output scale 1, the
 /// simulator's default jitter.
 pub fn build_problem(config: &ExperimentConfig) -> Result<Problem, String> {
-    let kernel = Kernel { kind: KernelKind::Matern52, length_scale: config.length_scale, outputscale: 1.0 };
+    let kernel = Kernel {
+        kind: KernelKind::Matern52,
+        length_scale: config.length_scale,
+        outputscale: 1.0,
+    };
     let domain = Domain::grid_1d(config.grid_points)?;
-    Problem::new(domain, kernel, 0.0, crate::bo::prior::DEFAULT_RELATIVE_JITTER)
+    Problem::new(
+        domain,
+        kernel,
+        0.0,
+        crate::bo::prior::DEFAULT_RELATIVE_JITTER,
+    )
 }
 
 /// The cost function called `name` (the periodic one centred at the objective's minimiser, as
@@ -81,10 +90,19 @@ pub fn cost_function(name: &str) -> Result<CostFunction, String> {
 }
 
 /// `λ·c(x)` on the grid for the given objective (which fixes the periodic cost's centre).
-fn scaled_costs(problem: &Problem, cost: &CostFunction, lambda: f64, objective: &[f64]) -> Vec<f64> {
-    let argmin = (0..objective.len()).min_by(|&a, &b| objective[a].total_cmp(&objective[b])).unwrap_or(0);
+fn scaled_costs(
+    problem: &Problem,
+    cost: &CostFunction,
+    lambda: f64,
+    objective: &[f64],
+) -> Vec<f64> {
+    let argmin = (0..objective.len())
+        .min_by(|&a, &b| objective[a].total_cmp(&objective[b]))
+        .unwrap_or(0);
     let anchor = problem.domain().point(argmin).to_vec();
-    (0..problem.n_points()).map(|i| lambda * cost.eval(problem.domain().point(i), &anchor)).collect()
+    (0..problem.n_points())
+        .map(|i| lambda * cost.eval(problem.domain().point(i), &anchor))
+        .collect()
 }
 
 /// Stream labels: the objective and design depend on the seed only, so every setting and
@@ -117,14 +135,36 @@ pub fn run_one(
         config.grid_points,
         &mut stream(master, &[DESIGN_STREAM, seed as u64]),
     );
-    let cost = scaled_costs(problem, &cost_function(&setting.cost)?, setting.lambda, &objective);
-    let task = Task { objective: &objective, cost: &cost, initial: &initial, max_evals: config.cap };
-    let run_key = [setting_key(setting), seed as u64, label(&acquisition.name())];
-    let mut acquisition_rng = stream(master, &[ACQUISITION_STREAM, run_key[0], run_key[1], run_key[2]]);
+    let cost = scaled_costs(
+        problem,
+        &cost_function(&setting.cost)?,
+        setting.lambda,
+        &objective,
+    );
+    let task = Task {
+        objective: &objective,
+        cost: &cost,
+        initial: &initial,
+        max_evals: config.cap,
+    };
+    let run_key = [
+        setting_key(setting),
+        seed as u64,
+        label(&acquisition.name()),
+    ];
+    let mut acquisition_rng = stream(
+        master,
+        &[ACQUISITION_STREAM, run_key[0], run_key[1], run_key[2]],
+    );
     let mut live: Vec<Box<dyn StoppingRule>> = rules.iter().map(|(_, make)| make()).collect();
     let mut rule_rngs: Vec<ChaCha8Rng> = rules
         .iter()
-        .map(|(key, _)| stream(master, &[RULE_STREAM, run_key[0], run_key[1], run_key[2], label(key)]))
+        .map(|(key, _)| {
+            stream(
+                master,
+                &[RULE_STREAM, run_key[0], run_key[1], run_key[2], label(key)],
+            )
+        })
         .collect();
     let mut stop: Vec<Option<usize>> = vec![None; rules.len()];
     // Rules get their own generators: the shared one belongs to the acquisition, so the
@@ -137,7 +177,13 @@ pub fn run_one(
         }
         Control::Continue
     };
-    let record = run_bo(problem, &task, acquisition, &mut acquisition_rng, &mut on_step)?;
+    let record = run_bo(
+        problem,
+        &task,
+        acquisition,
+        &mut acquisition_rng,
+        &mut on_step,
+    )?;
     if record.n_evals() != config.cap {
         return Err(format!(
             "run (cost {}, λ {}, seed {seed}, {}) ended after {} evaluations instead of the cap {}",
@@ -150,7 +196,14 @@ pub fn run_one(
     }
     let f_min = objective.iter().copied().fold(f64::INFINITY, f64::min);
     let mut spent = 0.0;
-    let cumulative_cost = record.cost.iter().map(|c| { spent += c; spent }).collect();
+    let cumulative_cost = record
+        .cost
+        .iter()
+        .map(|c| {
+            spent += c;
+            spent
+        })
+        .collect();
     Ok(RunResult {
         setting: indices.0,
         seed,
@@ -177,10 +230,18 @@ pub fn run_experiment(
     let settings: Vec<Setting> = config
         .costs
         .iter()
-        .flat_map(|cost| config.lambdas.iter().map(move |&lambda| Setting { cost: cost.clone(), lambda }))
+        .flat_map(|cost| {
+            config.lambdas.iter().map(move |&lambda| Setting {
+                cost: cost.clone(),
+                lambda,
+            })
+        })
         .collect();
     let jobs: Vec<(usize, usize, usize)> = (0..settings.len())
-        .flat_map(|s| (0..config.seeds).flat_map(move |seed| (0..acquisitions.len()).map(move |a| (s, seed, a))))
+        .flat_map(|s| {
+            (0..config.seeds)
+                .flat_map(move |seed| (0..acquisitions.len()).map(move |a| (s, seed, a)))
+        })
         .collect();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -189,7 +250,15 @@ pub fn run_experiment(
     let runs = pool.install(|| {
         jobs.par_iter()
             .map(|&(s, seed, a)| {
-                let result = run_one(config, &problem, &settings[s], seed, acquisitions[a].as_ref(), &rules, (s, a));
+                let result = run_one(
+                    config,
+                    &problem,
+                    &settings[s],
+                    seed,
+                    acquisitions[a].as_ref(),
+                    &rules,
+                    (s, a),
+                );
                 progress();
                 result
             })

@@ -14,7 +14,9 @@ fn mix(mut z: u64) -> u64 {
 
 /// 64-bit FNV-1a of a label, so streams can be keyed by names (stable across versions).
 pub fn label(text: &str) -> u64 {
-    text.bytes().fold(0xCBF2_9CE4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01B3))
+    text.bytes().fold(0xCBF2_9CE4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01B3)
+    })
 }
 
 /// A ChaCha8 generator keyed by `master` and the path `parts` (e.g. `[seed index, label("TS")]`).

@@ -20,7 +20,10 @@ pub struct LogEipcMedParams {
 
 impl Default for LogEipcMedParams {
     fn default() -> Self {
-        Self { eta: 0.01, initial_values: 20 }
+        Self {
+            eta: 0.01,
+            initial_values: 20,
+        }
     }
 }
 
@@ -53,7 +56,11 @@ pub struct LogEipcMed {
 
 impl FromParams<LogEipcMedParams> for LogEipcMed {
     fn from_params(params: &LogEipcMedParams, _context: &RuleContext) -> Self {
-        Self { params: params.clone(), initial: Vec::new(), threshold: None }
+        Self {
+            params: params.clone(),
+            initial: Vec::new(),
+            threshold: None,
+        }
     }
 }
 

@@ -58,6 +58,10 @@ pub const RULES: &[RuleSpec] = &[
         build: build::<ucb_lcb::UcbLcbParams, ucb_lcb::UcbLcb>,
     },
     RuleSpec {
+        key: "logeipc_med",
+        build: build::<logeipc_med::LogEipcMedParams, logeipc_med::LogEipcMed>,
+    },
+    RuleSpec {
         key: "srgap_med",
         build: build::<srgap_med::SrGapMedParams, srgap_med::SrGapMed>,
     },

@@ -23,7 +23,12 @@ pub struct PbgiLogEipcParams {
 
 impl Default for PbgiLogEipcParams {
     fn default() -> Self {
-        Self { form: "logeipc".into(), stabilisation: 0, debounce: 1, moving_average: 1 }
+        Self {
+            form: "logeipc".into(),
+            stabilisation: 0,
+            debounce: 1,
+            moving_average: 1,
+        }
     }
 }
 
@@ -32,7 +37,9 @@ impl PbgiLogEipcParams {
         match self.form.as_str() {
             "logeipc" => Ok(StopForm::LogEipc),
             "pbgi" => Ok(StopForm::Pbgi),
-            other => Err(format!("pbgi_logeipc.form = `{other}` must be `logeipc` or `pbgi`")),
+            other => Err(format!(
+                "pbgi_logeipc.form = `{other}` must be `logeipc` or `pbgi`"
+            )),
         }
     }
 
@@ -48,7 +55,9 @@ impl PbgiLogEipcParams {
 impl RuleParams for PbgiLogEipcParams {
     fn validate(&self) -> Result<(), String> {
         self.form()?;
-        self.options().validate().map_err(|e| format!("pbgi_logeipc: {e}"))
+        self.options()
+            .validate()
+            .map_err(|e| format!("pbgi_logeipc: {e}"))
     }
 }
 
