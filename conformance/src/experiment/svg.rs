@@ -7,7 +7,7 @@ use super::run::ExperimentResults;
 use std::fmt::Write as _;
 
 const PANEL_W: f64 = 330.0;
-const PANEL_H: f64 = 250.0;
+const PANEL_H: f64 = 300.0;
 const MARGIN_L: f64 = 62.0;
 const MARGIN_R: f64 = 12.0;
 const MARGIN_T: f64 = 46.0;
