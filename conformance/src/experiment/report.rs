@@ -28,6 +28,10 @@ pub struct SummaryRow {
     /// Mean over runs of (this row's regret − the run's hindsight regret), paired.
     pub mean_excess: f64,
     pub two_se_excess: f64,
+    /// Mean over runs of (this row's regret − the reference rule's regret on the same run),
+    /// paired; the reference is the first selected rule (PBGI/LogEIPC when selected).
+    pub mean_vs_reference: f64,
+    pub two_se_vs_reference: f64,
     pub mean_stop: f64,
     pub two_se_stop: f64,
     /// Share of runs in which the rule did not fire before the cap (stopping time = cap).
@@ -101,6 +105,8 @@ pub fn summarize(results: &ExperimentResults, initial_points: usize) -> Vec<Summ
                 .zip(&hindsight)
                 .map(|(r, &t)| r.regret_at(t))
                 .collect();
+            // Rules are stored in selection order; the first is the paired reference.
+            let reference_regret: Vec<f64> = runs.iter().map(|r| r.regret_at(r.stop[0])).collect();
             let mut push = |rule: String, oracle: bool, stops: Vec<usize>, capped: Vec<bool>| {
                 let regret: Vec<f64> = runs
                     .iter()
@@ -115,6 +121,12 @@ pub fn summarize(results: &ExperimentResults, initial_points: usize) -> Vec<Summ
                 let stops_f: Vec<f64> = stops.iter().map(|&t| t as f64).collect();
                 let (mean_regret, two_se_regret) = mean_two_se(&regret);
                 let (mean_excess, two_se_excess) = mean_two_se(&excess);
+                let versus: Vec<f64> = regret
+                    .iter()
+                    .zip(&reference_regret)
+                    .map(|(a, b)| a - b)
+                    .collect();
+                let (mean_vs_reference, two_se_vs_reference) = mean_two_se(&versus);
                 let (mean_stop, two_se_stop) = mean_two_se(&stops_f);
                 rows.push(SummaryRow {
                     setting,
@@ -126,6 +138,8 @@ pub fn summarize(results: &ExperimentResults, initial_points: usize) -> Vec<Summ
                     two_se_regret,
                     mean_excess,
                     two_se_excess,
+                    mean_vs_reference,
+                    two_se_vs_reference,
                     mean_stop,
                     two_se_stop,
                     cap_share: capped.iter().filter(|&&c| c).count() as f64
@@ -263,6 +277,9 @@ pub fn write_csv(
         "two_se_regret",
         "mean_excess_over_hindsight",
         "two_se_excess",
+        "reference_rule",
+        "mean_minus_reference",
+        "two_se_minus_reference",
         "mean_stop",
         "two_se_stop",
         "cap_share",
@@ -283,6 +300,9 @@ pub fn write_csv(
             format!("{:e}", row.two_se_regret),
             format!("{:e}", row.mean_excess),
             format!("{:e}", row.two_se_excess),
+            results.rules.first().cloned().unwrap_or_default(),
+            format!("{:e}", row.mean_vs_reference),
+            format!("{:e}", row.two_se_vs_reference),
             format!("{}", row.mean_stop),
             format!("{}", row.two_se_stop),
             format!("{}", row.cap_share),
