@@ -26,7 +26,13 @@ fn cost_bound_holds_with_room() {
     for r in aggregate(&study, &results) {
         assert!(r.within_theorem);
         assert_eq!(r.capped, 0, "{:?}", r.config);
-        assert_eq!(r.verdict, Verdict::Held, "{:?}: margin {:?}", r.config, r.margin);
+        assert_eq!(
+            r.verdict,
+            Verdict::Held,
+            "{:?}: margin {:?}",
+            r.config,
+            r.margin
+        );
         assert_eq!(r.step1_shortfalls, 0, "{:?}", r.config);
         assert!(r.simple_regret.mean >= 0.0 && r.step1_slack.mean >= 0.0);
     }
@@ -50,7 +56,12 @@ fn improvements_match_summed_expected_improvement() {
         );
         // One initial point, independent of f: E[μ - y*_1] = 0.
         let se = r.start.half_width / 1.959_963_984_540_054;
-        assert!(r.start.mean.abs() < 4.0 * se, "{:?}: μ - y*_1 = {:?}", r.config, r.start);
+        assert!(
+            r.start.mean.abs() < 4.0 * se,
+            "{:?}: μ - y*_1 = {:?}",
+            r.config,
+            r.start
+        );
         // The identity behind the table holds per sample, so the means agree to rounding:
         // margin = regret + step-1 slack + martingale + start.
         let recomposed =

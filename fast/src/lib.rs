@@ -17,6 +17,7 @@ mod gittins;
 mod h;
 mod log_ei;
 mod log_eipc;
+mod pbgi_start_coeffs;
 mod scaled_h;
 mod standardize;
 mod stopping;
@@ -62,3 +63,4 @@ impl core::fmt::Display for SliceLengthError {
 }
 
 impl std::error::Error for SliceLengthError {}
+pub mod pandora;

@@ -7,6 +7,7 @@
 //!
 //! [`PracticalOptions`] adds the paper's practical devices — stabilisation, debounce, moving
 //! average — which are **outside Theorem 1** (they change `τ`); the default has none of them.
+use super::acquisition::pbgi_argmin;
 use super::interface::{StepView, StoppingRule};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
@@ -66,17 +67,15 @@ impl Default for PracticalOptions {
 /// The rule's statistic `s_t` at one step (stop signal iff `s_t ≤ 0`), in either form.
 /// `-∞` when every point has been evaluated.
 pub fn stop_statistic(step: &StepView, form: StopForm) -> f64 {
-    let candidates = (0..step.evaluated.len()).filter(|&i| !step.evaluated[i]);
     match form {
-        StopForm::LogEipc => candidates
+        StopForm::LogEipc => (0..step.evaluated.len())
+            .filter(|&i| !step.evaluated[i])
             .map(|i| pbgi_fast::log_eipc(step.mean[i], step.sd[i], step.y_best, step.cost[i]))
             .fold(f64::NEG_INFINITY, f64::max),
-        StopForm::Pbgi => {
-            let min_index = candidates
-                .map(|i| pbgi_fast::pbgi(step.mean[i], step.sd[i], step.cost[i]))
-                .fold(f64::INFINITY, f64::min);
-            step.y_best - min_index
-        }
+        StopForm::Pbgi => match pbgi_argmin(step) {
+            Some((_, g)) => step.y_best - g,
+            None => f64::NEG_INFINITY,
+        },
     }
 }
 

@@ -129,7 +129,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             seed: 20_251_121,
-            samples: 400,
+            samples: 1000,
             initial_points: 1,
             max_evals: 1001,
             costs: vec!["uniform".into(), "linear".into(), "periodic".into()],
@@ -202,8 +202,8 @@ pub fn build_study(config: &Config) -> Result<Study, String> {
         "squared_exponential" => KernelKind::SquaredExponential,
         other => {
             return Err(format!(
-                "prior.kernel: unknown kernel `{other}` (expected `matern52` or `squared_exponential`)"
-            ))
+            "prior.kernel: unknown kernel `{other}` (expected `matern52` or `squared_exponential`)"
+        ))
         }
     };
     let kernel = Kernel {
@@ -221,8 +221,10 @@ pub fn build_study(config: &Config) -> Result<Study, String> {
             }
             Domain::grid_1d(config.domain.points).map_err(|e| format!("domain.points: {e}"))?
         }
-        "random" => Domain::random_cube(config.domain.dim, config.domain.points, config.domain.seed)
-            .map_err(|e| format!("domain: {e}"))?,
+        "random" => {
+            Domain::random_cube(config.domain.dim, config.domain.points, config.domain.seed)
+                .map_err(|e| format!("domain: {e}"))?
+        }
         other => {
             return Err(format!(
                 "domain.kind: unknown domain `{other}` (expected `grid` or `random`)"
@@ -277,7 +279,9 @@ pub fn build_study(config: &Config) -> Result<Study, String> {
     }
     for &lambda in &config.lambdas {
         if !(lambda.is_finite() && lambda > 0.0) {
-            return Err(format!("lambdas: each λ must be finite and > 0, got {lambda}"));
+            return Err(format!(
+                "lambdas: each λ must be finite and > 0, got {lambda}"
+            ));
         }
     }
     let mut configurations = Vec::new();
@@ -422,7 +426,16 @@ fn text_table(reports: &[ConfigReport]) -> String {
     let _ = writeln!(
         s,
         "{:<16} {:>6} {:<8} {:>3} {:>17} {:>17} {:>17} {:>6} {:>7} {:>17} {:>6}  verdict",
-        "cost", "λ", "acq", "thm", "E[cost]", "C + U", "margin", "ratio", "E[τ]", "regret+cost",
+        "cost",
+        "λ",
+        "acq",
+        "thm",
+        "E[cost]",
+        "C + U",
+        "margin",
+        "ratio",
+        "E[τ]",
+        "regret+cost",
         "capped"
     );
     for r in reports {
@@ -586,7 +599,9 @@ fn csv_rows(reports: &[ConfigReport]) -> Result<String, String> {
         row.push(r.verdict.label().to_string());
         w.write_record(&row).map_err(err)?;
     }
-    let bytes = w.into_inner().map_err(|e| format!("cannot format CSV: {e}"))?;
+    let bytes = w
+        .into_inner()
+        .map_err(|e| format!("cannot format CSV: {e}"))?;
     String::from_utf8(bytes).map_err(|e| format!("cannot format CSV: {e}"))
 }
 
@@ -627,7 +642,9 @@ fn runs_csv(study: &Study, results: &[SampleResult]) -> Result<String, String> {
             .map_err(err)?;
         }
     }
-    let bytes = w.into_inner().map_err(|e| format!("cannot format CSV: {e}"))?;
+    let bytes = w
+        .into_inner()
+        .map_err(|e| format!("cannot format CSV: {e}"))?;
     String::from_utf8(bytes).map_err(|e| format!("cannot format CSV: {e}"))
 }
 
@@ -671,7 +688,11 @@ pub fn cost_distribution_svg(reports: &[ConfigReport]) -> String {
             r.config.cost.name(),
             r.config.lambda,
             r.config.acquisition.name(),
-            if r.within_theorem { "" } else { " (outside thm)" }
+            if r.within_theorem {
+                ""
+            } else {
+                " (outside thm)"
+            }
         );
         let bw = (right - left) / bins as f64;
         for (b, &c) in counts.iter().enumerate() {
@@ -748,6 +769,9 @@ fn write_outputs(
     write_atomic(&dir.join("validate.md"), &md)?;
     write_atomic(&dir.join("validate.csv"), &csv_rows(reports)?)?;
     write_atomic(&dir.join("runs.csv"), &runs_csv(study, results)?)?;
-    write_atomic(&dir.join("cost_distribution.svg"), &cost_distribution_svg(reports))?;
+    write_atomic(
+        &dir.join("cost_distribution.svg"),
+        &cost_distribution_svg(reports),
+    )?;
     write_atomic(&dir.join("config.toml"), config_text)
 }

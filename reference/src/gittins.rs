@@ -1,0 +1,516 @@
+//! The Pandora's Box Gittins index: the `g` with `EI(μ, σ; g) = c` (MATH.md, "Pandora's Box
+//! Gittins index"), found by bisection with certified comparisons.
+//!
+//! `EI(μ, σ; ·)` is strictly increasing, so one certified comparison `EI(μ, σ; g) ≷ c` at an
+//! exact point `g` tells on which side of `g` the root lies. A bracket `[a, b]` with certified
+//! `EI(a) < c < EI(b)` therefore contains the root, whatever happens between `a` and `b`.
+
+use crate::certify::{exact, finish, ziv};
+use crate::ei::{ei_enclosure, tail_enclosure};
+use crate::input::{finite, non_negative, positive};
+use crate::interval::{down, exact_midpoint, exact_sum, up, widen_exponent_range, Interval};
+use crate::log_ei::ln_ei_enclosure;
+use crate::{Accuracy, Certified, Error};
+use rug::float::Round;
+use rug::Float;
+
+/// Decides `EI(μ, σ; g) > c` for every `c` in the cost enclosure (`Some(true)`), or
+/// `EI(μ, σ; g) < c` for every such `c` (`Some(false)`), at working precision `p`.
+fn exceeds_at(mu: &Float, sigma: &Float, g: &Float, cost: &Interval, p: u32) -> Option<bool> {
+    let minus_mu = Float::with_val(mu.prec(), -mu);
+    let d = exact_sum(&[g, &minus_mu]);
+    // EI = max(d, 0) + σ·h(-|d|/σ), the second term strictly positive.
+    let base = if d.is_sign_positive() {
+        d.clone()
+    } else {
+        Float::with_val(53, 0)
+    };
+    let (minus_c_hi, minus_c_lo) = (
+        Float::with_val(cost.hi.prec(), -&cost.hi),
+        Float::with_val(cost.lo.prec(), -&cost.lo),
+    );
+    let r_lo = exact_sum(&[&base, &minus_c_hi]);
+    if !r_lo.is_sign_negative() || r_lo.is_zero() {
+        return Some(true);
+    }
+    let r_hi = exact_sum(&[&base, &minus_c_lo]);
+    let tail = tail_enclosure(&d, sigma, p);
+    // EI - c ∈ [r_lo + tail.lo, r_hi + tail.hi]; MPFR compares exactly.
+    if tail.lo > Float::with_val(r_lo.prec(), -&r_lo) {
+        Some(true)
+    } else if tail.hi < Float::with_val(r_hi.prec(), -&r_hi) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// Certified comparisons with a sticky working precision.
+struct Comparer<'a> {
+    mu: Float,
+    sigma: Float,
+    cost: &'a Interval,
+    cap: u32,
+    p: u32,
+    function: &'static str,
+}
+
+impl Comparer<'_> {
+    /// `EI(μ, σ; g) > c`, raising the precision until decided (up to the cap).
+    fn exceeds(&mut self, g: &Float) -> Result<bool, Error> {
+        loop {
+            if let Some(answer) = exceeds_at(&self.mu, &self.sigma, g, self.cost, self.p) {
+                return Ok(answer);
+            }
+            if self.p >= self.cap {
+                return Err(Error::PrecisionExhausted {
+                    function: self.function,
+                    max_bits: self.cap,
+                });
+            }
+            self.p = self.p.saturating_mul(2).min(self.cap);
+        }
+    }
+}
+
+/// Certified `EI(μ, σ; y) > cost` for `σ > 0` (the bisection's test), raising the precision up
+/// to `acc.max_bits`.
+pub(crate) fn ei_exceeds_cost(
+    mu: f64,
+    sigma: f64,
+    y: f64,
+    cost: f64,
+    acc: &Accuracy,
+) -> Result<bool, Error> {
+    widen_exponent_range();
+    let cost = Interval::point(exact(cost));
+    let mut cmp = Comparer {
+        mu: exact(mu),
+        sigma: exact(sigma),
+        cost: &cost,
+        cap: acc.max_bits,
+        p: acc.start_bits.max(32).min(acc.max_bits),
+        function: "stop_decision",
+    };
+    cmp.exceeds(&exact(y))
+}
+
+/// Ordered integer key of an f64 (adjacent doubles have adjacent keys; ±0 share key 0).
+fn key(x: f64) -> i64 {
+    let bits = x.to_bits() as i64;
+    if bits < 0 {
+        -(bits & i64::MAX)
+    } else {
+        bits
+    }
+}
+
+fn unkey(k: i64) -> f64 {
+    if k < 0 {
+        -f64::from_bits(k.unsigned_abs())
+    } else {
+        f64::from_bits(k as u64)
+    }
+}
+
+/// `±2^1024`: where `±inf` sits for rounding purposes (RNE overflows at `MAX + ulp/2`, the
+/// midpoint between `MAX` and `2^1024`).
+fn beyond_max(negative: bool) -> Float {
+    let two_1024 = Float::with_val(53, 1) << 1024u32;
+    if negative {
+        -two_1024
+    } else {
+        two_1024
+    }
+}
+
+/// The point of key `k` as an exact float (`±inf` as `±2^1024`).
+fn key_point(k: i64) -> Float {
+    let x = unkey(k);
+    if x.is_infinite() {
+        beyond_max(x < 0.0)
+    } else {
+        exact(x)
+    }
+}
+
+/// Edge of the rounding cell of the double with key `k` (round to nearest, ties to even): the
+/// midpoint to its neighbour below (`upper = false`) or above. Past `±MAX` the cell of `±inf`
+/// extends to `±∞`. Whether the edge itself belongs to the cell does not matter: brackets
+/// are open at certified points (`EI ≠ c` there).
+fn cell_edge(k: i64, upper: bool) -> Float {
+    let inf_key = key(f64::INFINITY);
+    match (k, upper) {
+        (k, true) if k >= inf_key => Float::with_val(53, f64::INFINITY),
+        (k, false) if k <= -inf_key => Float::with_val(53, f64::NEG_INFINITY),
+        (k, true) => exact_midpoint(&key_point(k), &key_point(k + 1)),
+        (k, false) => exact_midpoint(&key_point(k - 1), &key_point(k)),
+    }
+}
+
+/// The key of the double whose rounding cell contains the open bracket `(a, b)`, if any.
+fn common_cell(a: &Float, b: &Float) -> Option<i64> {
+    [a.to_f64(), b.to_f64()]
+        .into_iter()
+        .map(key)
+        .find(|&k| cell_edge(k, false) <= *a && *b <= cell_edge(k, true))
+}
+
+/// An exact point `μ + σ·u` (the product rounded at 64 bits: only the sum must be exact).
+fn offset_point(mu: &Float, sigma: &Float, u: f64) -> Float {
+    let step = Float::with_val(64, sigma * u);
+    exact_sum(&[mu, &step])
+}
+
+/// Initial certified bracket `[a, b]`: `EI(a) < c < EI(b)`.
+fn bracket(cmp: &mut Comparer) -> Result<(Float, Float), Error> {
+    let (mu, sigma) = (cmp.mu.clone(), cmp.sigma.clone());
+    let ln_ratio =
+        (Float::with_val(64, cmp.cost.lo.ln_ref()) - Float::with_val(64, sigma.ln_ref())).to_f64();
+    let (mut a, mut b);
+    let (u0, w);
+    if ln_ratio >= 0.4f64.ln() {
+        // Root u ≥ 0 (c/σ ≥ h(0) = 0.3989...): u ∈ (c/σ - h(0), c/σ), since h(u) - u = h(-u) ∈ (0, h(0)].
+        let minus_shift = Float::with_val(64, &sigma * -0.41);
+        a = exact_sum(&[&mu, &cmp.cost.lo, &minus_shift]);
+        b = exact_sum(&[&mu, &cmp.cost.hi]);
+        (u0, w) = (0.0, 0.5);
+    } else {
+        let l = -ln_ratio - 0.5 * (2.0 * std::f64::consts::PI).ln();
+        // ln h(u) = -u²/2 - ln√(2π) - 2 ln|u| + o(1) for u → -∞ (MATH.md); near 0, h(u) ≈ h(0) + u/2.
+        u0 = if l <= 1.0 {
+            2.0 * (ln_ratio.exp() - 0.398_942_280_401_432_7)
+        } else {
+            let mut v = (2.0 * l).sqrt();
+            for _ in 0..6 {
+                v = (2.0 * (l - 2.0 * v.ln())).max(0.01).sqrt();
+            }
+            -v
+        };
+        w = 0.5;
+        a = offset_point(&mu, &sigma, u0 - w);
+        b = offset_point(&mu, &sigma, u0 + w);
+    }
+    let mut widen = w;
+    while cmp.exceeds(&a)? {
+        widen *= 2.0;
+        if widen > 1e300 {
+            return Err(Error::PrecisionExhausted {
+                function: cmp.function,
+                max_bits: cmp.cap,
+            });
+        }
+        a = offset_point(&mu, &sigma, u0 - widen);
+    }
+    let mut widen = w;
+    while !cmp.exceeds(&b)? {
+        widen *= 2.0;
+        if widen > 1e300 {
+            return Err(Error::PrecisionExhausted {
+                function: cmp.function,
+                max_bits: cmp.cap,
+            });
+        }
+        b = offset_point(&mu, &sigma, u0 + widen);
+    }
+    Ok((a, b))
+}
+
+/// Splits the certified bracket `[lo, hi]` at `point` if it lies strictly inside: one
+/// certified comparison, after which `[lo, hi]` still brackets the root.
+fn split(cmp: &mut Comparer, lo: &mut Float, hi: &mut Float, point: Float) -> Result<(), Error> {
+    if *lo < point && point < *hi {
+        if cmp.exceeds(&point)? {
+            *hi = point;
+        } else {
+            *lo = point;
+        }
+    }
+    Ok(())
+}
+
+/// An uncertified estimate of `ln EI(μ, σ; g) - ln c` (midpoints of enclosures at `p` bits):
+/// only used to propose split points.
+fn log_ratio_estimate(cmp: &Comparer, ln_c: &Float, g: &Float, p: u32) -> Float {
+    let minus_mu = Float::with_val(cmp.mu.prec(), -&cmp.mu);
+    let d = exact_sum(&[g, &minus_mu]);
+    // One logarithm of the linear estimate, unless EI is below MPFR's range.
+    let ei = ei_enclosure(&d, &cmp.sigma, p);
+    let ln_ei = if ei.lo.is_zero() {
+        let iv = ln_ei_enclosure(&d, &cmp.sigma, p);
+        Float::with_val(p, &iv.lo + &iv.hi) >> 1u32
+    } else {
+        let mid = Float::with_val(p, &ei.lo + &ei.hi) >> 1u32;
+        Float::with_val(p, mid.ln_ref())
+    };
+    Float::with_val(p + 64, &ln_ei - ln_c)
+}
+
+/// Root estimate by the Illinois variant of regula falsi on `ln EI(g) - ln c` inside the
+/// certified bracket `[a, b]`, to relative accuracy about `2^-bits` (not certified: the caller
+/// verifies it with certified comparisons).
+fn approximate_root(cmp: &Comparer, a: &Float, b: &Float, bits: u32) -> Float {
+    let p = bits + 32;
+    let ln_c = Float::with_val(p + 32, cmp.cost.lo.ln_ref());
+    let (mut lo, mut hi) = (Float::with_val(p, a), Float::with_val(p, b));
+    // Early iterations need little precision: about twice the digits already agreed on.
+    let mut wp = 64;
+    let (mut f_lo, mut f_hi) = (
+        log_ratio_estimate(cmp, &ln_c, &lo, wp),
+        log_ratio_estimate(cmp, &ln_c, &hi, wp),
+    );
+    let mut x = exact_midpoint(&lo, &hi);
+    if !(f_lo.is_finite() && f_hi.is_finite() && f_lo < 0 && f_hi > 0) {
+        return x;
+    }
+    let mut last_side = 0i8;
+    for _ in 0..200 {
+        // x = hi - f_hi·(hi - lo)/(f_hi - f_lo)
+        let slope_inv = Float::with_val(p, &hi - &lo) / Float::with_val(p, &f_hi - &f_lo);
+        let next = Float::with_val(p, &hi - Float::with_val(p, &f_hi * &slope_inv));
+        if !(next > lo && next < hi) {
+            return x;
+        }
+        let step = Float::with_val(64, &next - &x).abs();
+        x = next;
+        let scale = Float::with_val(64, x.abs_ref());
+        if step <= Float::with_val(64, &scale >> (bits + 4)) {
+            return x;
+        }
+        let agreed = match (
+            crate::interval::exponent(&scale),
+            crate::interval::exponent(&step),
+        ) {
+            (Some(es), Some(ed)) => (es - ed).clamp(0, i64::from(p)) as u32,
+            _ => p,
+        };
+        wp = (2 * agreed + 48).clamp(wp, p);
+        let f = log_ratio_estimate(cmp, &ln_c, &x, wp);
+        if f.is_zero() || !f.is_finite() {
+            return x;
+        }
+        if f < 0 {
+            (lo, f_lo) = (x.clone(), f);
+            if last_side < 0 {
+                f_hi >>= 1;
+            }
+            last_side = -1;
+        } else {
+            (hi, f_hi) = (x.clone(), f);
+            if last_side > 0 {
+                f_lo >>= 1;
+            }
+            last_side = 1;
+        }
+    }
+    x
+}
+
+/// Solves `EI(μ, σ; g) = c` for `σ > 0` and `c` in the exact-endpoint enclosure `cost`.
+///
+/// Bisection with certified comparisons, whose split points are first proposed by a root
+/// estimate (two at the rounding midpoints next to it, two at `±2^-(bits+2)` around it) and
+/// otherwise are midpoints: over the ordered f64 bit patterns until two adjacent doubles
+/// bracket the root, one comparison at their exact midpoint for the rounding, then MPFR
+/// midpoints until the width target is met. Every split keeps a certified bracket.
+fn solve(
+    function: &'static str,
+    mu: f64,
+    sigma: f64,
+    cost: &Interval,
+    cap: u32,
+    acc: &Accuracy,
+) -> Result<Certified, Error> {
+    let mut cmp = Comparer {
+        mu: exact(mu),
+        sigma: exact(sigma),
+        cost,
+        cap,
+        p: acc.start_bits.max(32).min(cap),
+        function,
+    };
+    let (mut a, mut b) = bracket(&mut cmp)?;
+    let guess = approximate_root(&cmp, &a, &b, acc.enclosure_bits);
+
+    // Proposed: the rounding midpoints on either side of the estimate's nearest double.
+    let k = key(guess.to_f64());
+    split(&mut cmp, &mut a, &mut b, cell_edge(k, false))?;
+    split(&mut cmp, &mut a, &mut b, cell_edge(k, true))?;
+    // Bisection over the ordered f64 bit patterns until the bracket lies in one rounding cell
+    // (no step at all when the proposal was right): split at a double strictly inside the
+    // bracket while there is one, else at the midpoint of the two doubles around it.
+    let value = loop {
+        if let Some(k) = common_cell(&a, &b) {
+            break unkey(k);
+        }
+        let (ka, kb) = (
+            key(a.to_f64_round(Round::Down)),
+            key(b.to_f64_round(Round::Up)),
+        );
+        let point = if kb - ka >= 2 {
+            key_point(ka + (kb - ka) / 2)
+        } else {
+            exact_midpoint(&key_point(ka), &key_point(kb))
+        };
+        if !(a < point && point < b) {
+            return Err(Error::PrecisionExhausted {
+                function,
+                max_bits: cap,
+            });
+        }
+        split(&mut cmp, &mut a, &mut b, point)?;
+    };
+    let (mut lo, mut hi) = (a, b);
+
+    // Proposed: a bracket of relative width 2^-(bits+1) around the estimate.
+    let eps = Float::with_val(64, guess.abs_ref()) >> (acc.enclosure_bits + 2);
+    let p = acc.enclosure_bits + 64;
+    split(
+        &mut cmp,
+        &mut lo,
+        &mut hi,
+        Float::with_val(p, &guess - &eps),
+    )?;
+    split(
+        &mut cmp,
+        &mut lo,
+        &mut hi,
+        Float::with_val(p, &guess + &eps),
+    )?;
+
+    // Otherwise continue bisecting in MPFR precision until the width target is met.
+    let mut steps = 0u32;
+    loop {
+        let iv = Interval {
+            lo: lo.clone(),
+            hi: hi.clone(),
+        };
+        if let Some(mut certified) = finish(&iv, acc) {
+            certified.value = if value == 0.0 && hi <= 0 { -0.0 } else { value };
+            return Ok(certified);
+        }
+        steps += 1;
+        if steps > cap {
+            return Err(Error::PrecisionExhausted {
+                function,
+                max_bits: cap,
+            });
+        }
+        let mid = exact_midpoint(&lo, &hi);
+        if cmp.exceeds(&mid)? {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+}
+
+/// The Pandora's Box Gittins index `g`: `EI(μ, σ; g) = cost` (MATH.md, "Pandora's Box Gittins
+/// index"; the PBGI paper's index in minimisation form).
+///
+/// # Domain
+/// `mu` finite, `sigma ≥ 0` finite, `cost > 0` finite. `sigma = 0` gives `mu + cost` correctly
+/// rounded. Results beyond f64's range are ±inf (correctly rounded).
+///
+/// # Method and accuracy
+/// Bisection with certified comparisons `EI(μ, σ; g) ≷ cost` (see the module docs and
+/// `proofs-notes/reference-certification.md`): first over f64 bit patterns until two adjacent
+/// doubles bracket the root, then one comparison at their exact midpoint decides the correctly
+/// rounded `value`, then bisection in MPFR precision until `[lower, upper]` has relative width
+/// `2^-enclosure_bits`. Checked against mpmath in `tests/mpmath_data.rs`.
+pub fn pbgi(mu: f64, sigma: f64, cost: f64) -> Result<Certified, Error> {
+    pbgi_with(mu, sigma, cost, &Accuracy::default())
+}
+
+/// [`pbgi`] with an explicit precision policy.
+pub fn pbgi_with(mu: f64, sigma: f64, cost: f64, acc: &Accuracy) -> Result<Certified, Error> {
+    let mu = finite("mu", mu)?;
+    let sigma = non_negative("sigma", sigma)?;
+    let cost = positive("cost", cost)?;
+    widen_exponent_range();
+    let cost = Interval::point(exact(cost));
+    if sigma == 0.0 {
+        let g = exact_sum(&[&exact(mu), &cost.lo]);
+        return ziv("pbgi", acc, |_| Interval::point(g.clone()));
+    }
+    solve("pbgi", mu, sigma, &cost, acc.max_bits, acc)
+}
+
+/// `E[c] = exp(m + s²/2)` enclosed at `p` bits, for `ln c ~ N(m, s²)`.
+fn lognormal_mean(m: f64, s: f64, p: u32) -> Result<Interval, Error> {
+    let half_s2 = Float::with_val(106, exact(s).square_ref()) >> 1u32;
+    let m = exact(m);
+    let ln_c = Interval {
+        lo: down(p, &m + &half_s2),
+        hi: up(p, &m + &half_s2),
+    };
+    let c = ln_c.exp(p);
+    if c.hi.is_infinite() || c.lo.is_zero() {
+        let name = if half_s2 > m.clone().abs() { "s" } else { "m" };
+        let value = if name == "s" { s } else { m.to_f64() };
+        return Err(Error::InvalidInput {
+            name,
+            value,
+            reason: "makes exp(m + s²/2) exceed MPFR's exponent range",
+        });
+    }
+    Ok(c)
+}
+
+/// PBGI with a log-normal cost replaced by its mean `E[c] = exp(m + s²/2)` [PBGI paper, B.4;
+/// MATH.md, "Unknown (log-normal) costs"]. The cost is enclosed rigorously (never rounded to
+/// f64 first); the root is increasing in the cost, so a bracket valid for the whole cost
+/// enclosure is certified.
+///
+/// # Domain
+/// `mu` finite, `sigma ≥ 0` finite, `m` finite, `s ≥ 0` finite, `|m + s²/2|` within MPFR's
+/// exponent range (about `3e18`).
+pub fn pbgi_lognormal(mu: f64, sigma: f64, m: f64, s: f64) -> Result<Certified, Error> {
+    pbgi_lognormal_with(mu, sigma, m, s, &Accuracy::default())
+}
+
+/// [`pbgi_lognormal`] with an explicit precision policy.
+pub fn pbgi_lognormal_with(
+    mu: f64,
+    sigma: f64,
+    m: f64,
+    s: f64,
+    acc: &Accuracy,
+) -> Result<Certified, Error> {
+    let mu = finite("mu", mu)?;
+    let sigma = non_negative("sigma", sigma)?;
+    let m = finite("m", m)?;
+    let s = non_negative("s", s)?;
+    widen_exponent_range();
+    let mu_exact = exact(mu);
+    // Outer Ziv loop over the precision of the cost enclosure.
+    let mut p = acc.start_bits.max(32).min(acc.max_bits.max(32));
+    loop {
+        let cost = lognormal_mean(m, s, p + 16)?;
+        let attempt = if sigma == 0.0 {
+            let iv = Interval {
+                lo: down(p, &mu_exact + &cost.lo),
+                hi: up(p, &mu_exact + &cost.hi),
+            };
+            finish(&iv, acc).ok_or(Error::PrecisionExhausted {
+                function: "pbgi_lognormal",
+                max_bits: p,
+            })
+        } else {
+            solve("pbgi_lognormal", mu, sigma, &cost, p, acc)
+        };
+        match attempt {
+            Ok(c) => return Ok(c),
+            Err(Error::PrecisionExhausted { .. }) if p < acc.max_bits => {
+                p = p.saturating_mul(2).min(acc.max_bits)
+            }
+            Err(Error::PrecisionExhausted { .. }) => {
+                return Err(Error::PrecisionExhausted {
+                    function: "pbgi_lognormal",
+                    max_bits: acc.max_bits,
+                })
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
