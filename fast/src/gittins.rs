@@ -36,9 +36,22 @@ pub fn pbgi(mu: f64, sigma: f64, cost: f64) -> f64 {
     {
         return pbgi_special(mu, sigma, cost);
     }
+    let (_, offset) = solve(sigma, cost);
+    mu + offset
+}
+
+/// `u` with `h(u) = c/σ` (finite `σ > 0`, `c > 0`; for `c/σ ≥ 40`, `u = c/σ` rounded).
+pub(crate) fn standardized_index(sigma: f64, cost: f64) -> f64 {
+    solve(sigma, cost).0
+}
+
+/// `(u, σ·u)`; the offset is `c` itself when `c/σ ≥ 40` (`σu = c - σh(-u)`, and
+/// `h(-u)/r < e^{-800}`), which also covers `c/σ = ∞`.
+#[inline(always)]
+fn solve(sigma: f64, cost: f64) -> (f64, f64) {
     let r_hi = cost / sigma;
     if r_hi >= 40.0 {
-        return mu + cost;
+        return (r_hi, cost);
     }
     if r_hi >= f64::MIN_POSITIVE {
         let (p, e) = two_prod(r_hi, sigma);
@@ -48,19 +61,17 @@ pub fn pbgi(mu: f64, sigma: f64, cost: f64) -> f64 {
         } else {
             0.0
         };
-        if r_hi >= R_UPPER {
-            let u = solve_upper(r_hi, r_lo);
-            return mu + sigma * u;
-        }
-        if r_hi >= R_LOWER {
-            let u = solve_middle(r_hi, r_lo);
-            return mu + sigma * u;
-        }
-        let neg_ln_r = -(r_hi.ln() + r_lo / r_hi);
-        mu - sigma * solve_lower(neg_ln_r)
-    } else {
-        mu - sigma * solve_lower(sigma.ln() - cost.ln())
+        let u = if r_hi >= R_UPPER {
+            solve_upper(r_hi, r_lo)
+        } else if r_hi >= R_LOWER {
+            solve_middle(r_hi, r_lo)
+        } else {
+            -solve_lower(-(r_hi.ln() + r_lo / r_hi))
+        };
+        return (u, sigma * u);
     }
+    let u = -solve_lower(sigma.ln() - cost.ln());
+    (u, sigma * u)
 }
 
 #[cold]
