@@ -15,7 +15,8 @@ use std::process::ExitCode;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Instance file (JSON; format in the README). Not needed with --counterexample.
-    pub file: PathBuf,
+    #[arg(required_unless_present = "counterexample")]
+    pub file: Option<PathBuf>,
     /// Expected budget B (exact, e.g. 3/2 or 1.5): find Theorem 2's λ* and stop-early
     /// probability so that the index policy on costs λ*·c spends exactly B. Discrete only.
     #[arg(long)]
@@ -27,6 +28,10 @@ pub struct Args {
     /// Which implementation computes the numbers.
     #[arg(long, value_enum, default_value_t = Engine::Reference)]
     pub engine: Engine,
+    /// Build the EI-per-cost counterexample for EPS,DELTA (e.g. 1/100,1/2; exact numbers) and
+    /// report both policies' values (maximisation form, as in the source paper).
+    #[arg(long, value_name = "EPS,DELTA", conflicts_with_all = ["file", "budget"])]
+    pub counterexample: Option<String>,
 }
 
 /// Which crate computes the report.
@@ -40,9 +45,10 @@ pub enum Engine {
 
 /// Runs `pbgi pandora`.
 pub fn run(args: Args) -> CliResult {
-    let report = {
-        let path = &args.file;
-        {
+    let report = match (&args.counterexample, &args.file) {
+        (Some(spec), _) => report::counterexample_report(spec)?,
+        (None, None) => return Err("an instance FILE or --counterexample is required".into()),
+        (None, Some(path)) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
             let file =
