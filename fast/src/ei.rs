@@ -27,10 +27,18 @@ pub fn ei(mu: f64, sigma: f64, y: f64) -> f64 {
     if !(sigma > 0.0) || sigma == f64::INFINITY || !(y - mu).is_finite() {
         return ei_special(mu, sigma, y);
     }
-    let s = Standardized::new(mu, sigma, y);
+    ei_standardized(&Standardized::new(mu, sigma, y), sigma)
+}
+
+/// Below `z = -38.5`, `h(z) < e^{-749} < 2^-1075`: with `σ ≤ 1`, EI rounds to 0.
+const H_UNDERFLOW: f64 = 38.5;
+
+/// The body of [`ei`] for finite `σ > 0` and finite `y - μ`.
+#[inline(always)]
+pub(crate) fn ei_standardized(s: &Standardized, sigma: f64) -> f64 {
     if s.zhi >= 0.0 {
         s.dhi + (s.dlo + sigma_h_excess(s.zhi, sigma))
-    } else if s.zhi >= -X_UNDERFLOW {
+    } else if s.zhi >= -X_UNDERFLOW && (s.zhi >= -H_UNDERFLOW || sigma > 1.0) {
         sigma_h_neg(-s.zhi, -s.zlo(), sigma, 0)
     } else {
         0.0

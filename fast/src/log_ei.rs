@@ -1,5 +1,5 @@
 //! `LogEI(μ, σ; y) = ln EI(μ, σ; y)` (MATH.md, "Expected improvement").
-use crate::ei::ei;
+use crate::ei::{ei, ei_standardized};
 use crate::h::ln_h;
 use crate::scaled_h::ln_h_neg;
 use crate::standardize::Standardized;
@@ -31,7 +31,7 @@ pub fn log_ei(mu: f64, sigma: f64, y: f64) -> f64 {
     if s.zhi < -1.0 && sigma <= 1.0 {
         return sigma.ln() + ln_h_neg(-s.zhi, -s.zlo());
     }
-    let e = ei(mu, sigma, y);
+    let e = ei_standardized(&s, sigma);
     if e >= f64::MIN_POSITIVE && e.is_finite() {
         e.ln()
     } else if s.zhi < 0.0 {

@@ -2,8 +2,8 @@
 //! unevaluated sum `zhi + zlo` (|zlo| ≤ 2^-51·|zhi|), so that the rounding of `(y - μ)/σ` is
 //! not amplified (the relative condition number of `h` at `z ≪ 0` is about `z²`).
 use crate::consts::{INV_LN2, LN2_HI, LN2_LO};
-use crate::dd::two_prod;
-use crate::tail::{dlnp_dx, p_tail, p_tail_sq};
+use crate::dd::{two_prod, two_square};
+use crate::tail::{p_tail, p_tail_sq};
 
 /// Beyond this `x`, `σ·h(-x) < f64::MAX · e^{-1800}` underflows to 0 for every finite σ.
 pub(crate) const X_UNDERFLOW: f64 = 60.0;
@@ -14,30 +14,31 @@ pub(crate) const X_UNDERFLOW: f64 = 60.0;
 /// `h(-x) = p(x)·exp(-x²/2)`; `x² = hi + lo` exactly, `exp(-hi/2) = 2^-n·exp(r)` with a
 /// Cody–Waite reduction that is exact (`n·LN2_HI` exact, `|r| ≤ |hi/2|`), so `exp` only sees
 /// `|r| ≤ 0.35` (plus `n·LN2_LO`, whose rounding costs ≤ 2^-54 relative). The remaining
-/// first-order corrections (`-lo/2`, the low part of `x` through `d ln p/dx`, and `p`'s own
+/// first-order corrections (`-lo/2`, the low part of `x` through `p'(x)`, and `p`'s own
 /// `rel`) have relative size ≤ 1e-12 and are applied in the low word of the exact product
 /// `σ·p·e`, off the critical path of `exp` and without an extra rounding. The result carries
 /// the errors of `p`, `exp` and one rounding (plus one if it is subnormal).
 #[inline(always)]
 pub(crate) fn sigma_h_neg(x: f64, xlo: f64, sigma: f64, k: i32) -> f64 {
-    let (hi, lo) = two_prod(x, x);
+    let (hi, lo) = two_square(x);
     let half_hi = 0.5 * hi;
     let n = round_to_int(half_hi * INV_LN2);
     let e = ((n * LN2_HI - half_hi) + n * LN2_LO).exp();
-    let (p, rel) = p_tail_sq(x, hi, lo);
-    let corr = rel - (0.5 * lo + x * xlo) + dlnp_dx(x, p) * xlo;
+    let (p, rel, dp) = p_tail_sq(x, hi, lo);
+    let corr = rel - (0.5 * lo + x * xlo);
     let (m_hi, m_lo) = two_prod(p, e);
     let (s_hi, s_lo) = two_prod(sigma, m_hi);
-    let v = s_hi + (s_lo + sigma * m_lo + s_hi * corr);
+    // p(x + xlo) ≈ p + p'·xlo: the σ·e·p'·xlo term replaces a division by p.
+    let v = s_hi + ((s_lo + sigma * (m_lo + e * (dp * xlo))) + s_hi * corr);
     scale_pow2(v, k - n as i32)
 }
 
 /// `ln h(-(x + xlo))` for finite `x ≥ 0`: `-x²/2 + ln p(x)`, both terms ≤ 0 (no cancellation).
 #[inline(always)]
 pub(crate) fn ln_h_neg(x: f64, xlo: f64) -> f64 {
-    let (hi, lo) = two_prod(x, x);
-    let (p, rel) = p_tail_sq(x, hi, lo);
-    -0.5 * hi + (p.ln() + (rel - (0.5 * lo + x * xlo) + dlnp_dx(x, p) * xlo))
+    let (hi, lo) = two_square(x);
+    let (p, rel, dp) = p_tail_sq(x, hi, lo);
+    -0.5 * hi + (p.ln() + (rel - (0.5 * lo + x * xlo) + dp / p * xlo))
 }
 
 /// `exp(-z²/2)` for `z ≥ 0`; the rounding of `z²` is harmless where it is used (the term it

@@ -15,29 +15,55 @@ pub(crate) fn p_tail(x: f64) -> f64 {
     if x < 8.0 {
         p_small(x)
     } else {
-        x2p_large(x) / (x * x)
+        let inv = 1.0 / (x * x);
+        x2p_large(x, inv) * inv
     }
 }
 
-/// `p(x)` as `value·(1 + rel)` given `x² = hi + lo` exactly: saves the rounding of `x²` for
-/// `x ≥ 8` (`rel = -lo/hi`, to be folded into a correction by the caller).
+/// `p(x)` as `value·(1 + rel)` given `x² = hi + lo` exactly (saves the rounding of `x²` for
+/// `x ≥ 8`: `rel = -lo/hi`, folded into a correction by the caller), and `p'(x)` to ≤ 0.6 %
+/// relative (it only scales corrections of relative size ≤ 2^-51).
 #[inline(always)]
-pub(crate) fn p_tail_sq(x: f64, hi: f64, lo: f64) -> (f64, f64) {
+pub(crate) fn p_tail_sq(x: f64, hi: f64, lo: f64) -> (f64, f64, f64) {
     if x < 8.0 {
-        (p_small(x), 0.0)
+        let (p, dp) = p_small_d(x);
+        (p, 0.0, dp)
     } else {
-        (x2p_large(x) / hi, -lo / hi)
+        let inv = 1.0 / hi;
+        let p = x2p_large(x, inv) * inv;
+        // p'/p = -2/x + 6/x³ + O(x⁻⁵) (≤ 0.6 % off at x = 8), with 1/x = x·w.
+        (p, -lo * inv, p * (x * inv) * (-2.0 + 6.0 * inv))
     }
+}
+
+/// `(p(x), p'(x))` for `0 ≤ x < 8`: the derivative from the first four Taylor terms of the
+/// interval's polynomial (|t| ≤ 1/16: truncation ≤ 1e-5 relative).
+#[inline(always)]
+fn p_small_d(x: f64) -> (f64, f64) {
+    let (i, t) = small_index(x);
+    let c = &SMALL[i];
+    let dp = c[2] + t * (2.0 * c[3] + t * (3.0 * c[4] + t * (4.0 * c[5])));
+    (p_small_at(c, t), dp)
+}
+
+/// Row and offset: row i covers [i/8, (i+1)/8); t = x - centre is exact for i ≥ 1
+/// (Sterbenz) and has an absolute error ≤ 2^-1074 for i = 0.
+#[inline(always)]
+fn small_index(x: f64) -> (usize, f64) {
+    let i = (x * 8.0) as usize;
+    (i, x - (i as f64 + 0.5) * 0.125)
 }
 
 /// `p(x)` for `0 ≤ x < 8`.
 #[inline(always)]
 fn p_small(x: f64) -> f64 {
-    // Row i covers [i/8, (i+1)/8); t = x - centre is exact for i ≥ 1 (Sterbenz) and has an
-    // absolute error ≤ 2^-1074 for i = 0.
-    let i = (x * 8.0) as usize;
-    let c = &SMALL[i];
-    let t = x - (i as f64 + 0.5) * 0.125;
+    let (i, t) = small_index(x);
+    p_small_at(&SMALL[i], t)
+}
+
+/// The interval polynomial `c0_hi + (c0_lo + t·(c1 + t·(…)))`.
+#[inline(always)]
+fn p_small_at(c: &[f64; 11], t: f64) -> f64 {
     let tail = c[2]
         + t * (c[3]
             + t * (c[4]
@@ -45,11 +71,10 @@ fn p_small(x: f64) -> f64 {
     c[0] + (c[1] + t * tail)
 }
 
-/// `x²·p(x)` for `x ≥ 8` (a polynomial in `w = 1/x²`; `w`'s rounding is harmless since
+/// `x²·p(x)` for `x ≥ 8` as a polynomial in `w ≈ 1/x²` (w's rounding is harmless since
 /// `d ln(x²p)/d ln w ≤ 0.05`).
 #[inline(always)]
-fn x2p_large(x: f64) -> f64 {
-    let w = 1.0 / (x * x);
+fn x2p_large(x: f64, w: f64) -> f64 {
     if x < 16.0 {
         poly_w(&W8, w)
     } else if x < 32.0 {
@@ -71,21 +96,4 @@ fn poly_w<const N: usize>(c: &[f64; N], w: f64) -> f64 {
         k -= 1;
     }
     c[0] + (c[1] + w * acc)
-}
-
-/// `d ln p / dx` to a few digits (it only scales a correction of relative size ≤ 2^-52).
-#[inline(always)]
-pub(crate) fn dlnp_dx(x: f64, p: f64) -> f64 {
-    if x < 4.0 {
-        // d ln p/dx = x - R(x)/q(x) = x - (φ0 - p)/(x·p); no harmful cancellation for x < 4.
-        if x == 0.0 {
-            -core::f64::consts::FRAC_PI_2.sqrt()
-        } else {
-            x - (crate::consts::FRAC_1_SQRT_2PI - p) / (x * p)
-        }
-    } else {
-        // ln q = -2 ln x - 3/x² + 10.5/x⁴ + O(x⁻⁶); ≤ 6 % off at x = 4.
-        let w = 1.0 / (x * x);
-        (-2.0 + w * (6.0 - 42.0 * w)) / x
-    }
 }

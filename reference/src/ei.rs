@@ -64,9 +64,12 @@ pub(crate) fn exact_difference(y: f64, mu: f64) -> Float {
 /// Checked against mpmath in `tests/mpmath_data.rs`.
 ///
 /// # Regimes
-/// `EI = max(y - μ, 0) + σ·h(-|z|)`, free of cancellation for `z > 0`; `h(-x)` by the erfc form
-/// with `2·log2 x` extra bits, or by the alternating asymptotic series with its rigorous
-/// remainder for large `x`.
+/// `EI = max(y - μ, 0) + σ·h(-|z|)`, free of cancellation for `z > 0`; `h(-x)` by its Taylor
+/// series (`x ≤ 4`), the continued fraction of the repeated normal integrals (`x > 4`), or the
+/// alternating asymptotic series with its rigorous remainder (large `x`); see `gaussian.rs`.
+///
+/// # Cost
+/// About 30–60 µs at the default accuracy (table in `proofs-notes/reference-certification.md`).
 pub fn ei(mu: f64, sigma: f64, y: f64) -> Result<Certified, Error> {
     ei_with(mu, sigma, y, &Accuracy::default())
 }
