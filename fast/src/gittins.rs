@@ -223,8 +223,9 @@ fn solve_lower(m: f64) -> f64 {
     let steps = if v < 64.0 { 1 } else { 3 };
     for _ in 0..steps {
         let (hi, lo) = two_square(x);
-        let (p, rel, _) = p_tail_sq(x, hi, lo);
-        let f = (0.5 * hi - m) + (0.5 * lo - (p.ln() + rel));
+        let t = p_tail_sq(x, hi, lo);
+        let p = t.hi;
+        let f = (0.5 * hi - m) + (0.5 * lo - (p.ln() + (t.lo / p + t.rel)));
         let d1 = (FRAC_1_SQRT_2PI - p) / (x * p);
         let d2 = d1 * d1 - FRAC_1_SQRT_2PI / p;
         x += halley_step(f, d1, d2);
