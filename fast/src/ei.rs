@@ -1,7 +1,7 @@
 //! Expected improvement `EI(μ, σ; y) = E[max(y - f, 0)]`, `f ~ N(μ, σ²)` (MATH.md, "Expected
 //! improvement"; minimisation convention).
 use crate::scaled_h::{sigma_h_excess, sigma_h_neg, X_UNDERFLOW};
-use crate::standardize::standardize;
+use crate::standardize::Standardized;
 use crate::SliceLengthError;
 
 /// `EI(μ, σ; y) = σ·h((y - μ)/σ)` for `σ > 0`, `max(y - μ, 0)` for `σ = 0`.
@@ -27,11 +27,11 @@ pub fn ei(mu: f64, sigma: f64, y: f64) -> f64 {
     if !(sigma > 0.0) || sigma == f64::INFINITY || !(y - mu).is_finite() {
         return ei_special(mu, sigma, y);
     }
-    let s = standardize(mu, sigma, y);
+    let s = Standardized::new(mu, sigma, y);
     if s.zhi >= 0.0 {
         s.dhi + (s.dlo + sigma_h_excess(s.zhi, sigma))
     } else if s.zhi >= -X_UNDERFLOW {
-        sigma_h_neg(-s.zhi, -s.zlo, sigma)
+        sigma_h_neg(-s.zhi, -s.zlo(), sigma, 0)
     } else {
         0.0
     }

@@ -21,7 +21,7 @@ pub fn h(z: f64) -> f64 {
     if z >= 0.0 {
         z + sigma_h_excess(z, 1.0)
     } else if z >= -X_UNDERFLOW {
-        sigma_h_neg(-z, 0.0, 1.0)
+        sigma_h_neg(-z, 0.0, 1.0, 0)
     } else if z.is_nan() {
         f64::NAN
     } else {

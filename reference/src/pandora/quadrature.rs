@@ -107,10 +107,16 @@ pub fn integrate<F: FnMut(&Float) -> Float>(
     }
 }
 
-/// `P(N(mean, sd²) > t) = erfc((t - mean)/(sd·√2))/2` at [`PREC`] bits (relative error a few
-/// units in the last place: MPFR's erfc is correctly rounded, plus three roundings).
+/// `P(N(mean, sd²) > t) = erfc((t - mean)/(sd·√2))/2`, relative error below `2^-(PREC+4)`.
+///
+/// `erfc` amplifies a relative error `δ` of its argument `z` into about `2z²·δ`, so the argument
+/// is formed with `2·log2(|z|+2) + 12` extra bits (MPFR's `erfc` is correctly rounded).
 pub fn normal_survival(mean: &Float, sd: &Float, t: &Float) -> Float {
-    let sqrt2 = Float::with_val(PREC, 2).sqrt();
-    let z = Float::with_val(PREC, t - mean) / sd / sqrt2;
-    z.erfc() / 2u32
+    let rough = Float::with_val(53, t - mean) / sd;
+    let magnitude = rough.to_f64().abs().min(1e300) + 2.0;
+    let extra = 2 * (magnitude.log2().ceil() as u32) + 12;
+    let wp = PREC + extra;
+    let sqrt2 = Float::with_val(wp, 2).sqrt();
+    let z = Float::with_val(wp, t - mean) / sd / sqrt2;
+    Float::with_val(PREC, z.erfc() / 2u32)
 }
