@@ -51,10 +51,11 @@ fn pbgi_stopping_cost_is_at_most_c_plus_u() {
                     inst
                 );
                 // Tight iff one box, or every box a point mass (proofs-notes/pandora-theorem1.md).
-                let point_masses = inst.boxes().len() == 1 || inst
-                    .boxes()
-                    .iter()
-                    .all(|b| b.as_discrete().expect("discrete").atoms().len() == 1);
+                let point_masses = inst.boxes().len() == 1
+                    || inst
+                        .boxes()
+                        .iter()
+                        .all(|b| b.as_discrete().expect("discrete").atoms().len() == 1);
                 prop_assert_eq!(t.expected_cost == t.bound(), point_masses, "{:?}", inst);
                 if inst.boxes().len() > 1 {
                     ratios.borrow_mut().push(t.ratio());

@@ -192,3 +192,33 @@ fn budget_outside_assumptions_is_an_error() {
     let e = solve_budget(&inst, &r(1, 1)).unwrap_err();
     assert!(e.to_string().contains("min c < B < Σ c"), "{e}");
 }
+
+/// Same instance, `B = 3/2`: for every `λ ∈ (0, 1/2)` the policy opens box 1 and, when it shows
+/// 2, box 2: cost `1 + 1/2 = 3/2 = B` on the whole interval (the `Interval` case), with
+/// `E[best] = 1/4`; the DP at the representative `λ` confirms `E[best] + λB = V*(λc)`.
+#[test]
+fn hand_computed_budget_interval() {
+    let make = |i| {
+        PandoraBox::discrete(
+            r(1, 1),
+            vec![r(0, 1), r(2, 1)],
+            vec![r(1, 2), r(1, 2)],
+            Some(i),
+        )
+        .expect("valid")
+    };
+    let inst = Instance::new(vec![make(0), make(1)], Some(r(1, 1))).expect("valid");
+    match solve_budget(&inst, &r(3, 2)).expect("solvable") {
+        BudgetSolution::Interval {
+            lower,
+            upper,
+            policy,
+        } => {
+            assert_eq!((lower, upper), (r(0, 1), Some(r(1, 2))));
+            assert_eq!(policy.evaluation.expected_best, r(1, 4));
+            let v = dp_value(&inst, &policy.lambda);
+            assert_eq!(scaled_objective(&policy), v);
+        }
+        other => panic!("expected an interval, got {other:?}"),
+    }
+}

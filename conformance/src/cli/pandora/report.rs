@@ -305,13 +305,57 @@ fn to_fast(file: &InstanceFile) -> Result<(fast::Instance, Vec<Value>), String> 
     Ok((instance, inexact))
 }
 
-fn fast_report(file: &InstanceFile, tie: &Tie) -> Result<Value, String> {
-    let (instance, inexact) = to_fast(file)?;
-    let fast_tie = match tie {
+fn fast_tie(tie: &Tie) -> fast::Tie {
+    match tie {
         Tie::Early => fast::Tie::Early,
         Tie::Late => fast::Tie::Late,
         Tie::Mixture(p) => fast::Tie::Mixture(Float::with_val(53, p).to_f64()),
+    }
+}
+
+/// Monte Carlo means (with standard errors) of cost and best value over `runs` simulated runs
+/// of the f64 policy, seeded ChaCha8 with `seed`.
+///
+/// # Errors
+/// `runs = 0`, or an instance the f64 crate rejects.
+pub fn simulation(file: &InstanceFile, tie: &Tie, runs: u32, seed: u64) -> Result<Value, String> {
+    use rand::{Rng, SeedableRng};
+    if runs == 0 {
+        return Err("--simulate: RUNS must be > 0".into());
+    }
+    let (instance, _) = to_fast(file)?;
+    let simulator = fast::Simulator::new(&instance);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut uniform = || rng.gen::<f64>();
+    let (mut s_c, mut s_cc, mut s_b, mut s_bb) = (0.0, 0.0, 0.0, 0.0);
+    for _ in 0..runs {
+        let out = simulator.run(fast_tie(tie), &mut uniform);
+        s_c += out.cost;
+        s_cc += out.cost * out.cost;
+        s_b += out.best;
+        s_bb += out.best * out.best;
+    }
+    let n = f64::from(runs);
+    let mean_se = |s: f64, ss: f64| {
+        let m = s / n;
+        (m, ((ss / n - m * m).max(0.0) / n).sqrt())
     };
+    let (cost, cost_se) = mean_se(s_c, s_cc);
+    let (best, best_se) = mean_se(s_b, s_bb);
+    Ok(json!({
+        "runs": runs,
+        "seed": seed,
+        "simulator": "pbgi_fast::pandora::Simulator (f64 indices, ChaCha8)",
+        "mean_cost": cost,
+        "mean_cost_standard_error": cost_se,
+        "mean_best": best,
+        "mean_best_standard_error": best_se,
+    }))
+}
+
+fn fast_report(file: &InstanceFile, tie: &Tie) -> Result<Value, String> {
+    let (instance, inexact) = to_fast(file)?;
+    let fast_tie = fast_tie(tie);
     let (indices, order) = fast::policy_order(&instance);
     let e = fast::Evaluation::of(&instance, fast_tie);
     Ok(json!({
