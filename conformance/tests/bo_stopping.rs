@@ -148,3 +148,50 @@ fn theorem_rule_stops_exactly_when_the_statistic_reaches_zero() {
     .unwrap();
     assert!(last <= 0.0 && record.n_evals() > 1);
 }
+
+#[test]
+fn stabilisation_delays_and_debounce_requires_consecutive_signals() {
+    // Outside the theorem: with stabilisation k, no stop at checks 1..k; with debounce m, a
+    // stop needs m consecutive signals (signals computed here from the plain statistic).
+    let problem = Problem::new(Domain::grid_1d(61).unwrap(), Kernel::default(), 0.0, 1e-8).unwrap();
+    let mut rng = stream_rng(3, 0, 0);
+    let objective = problem.sample(&mut rng);
+    let cost = vec![0.1; 61];
+    let task = Task {
+        objective: &objective,
+        cost: &cost,
+        initial: &[30],
+        max_evals: 61,
+    };
+    let options = pbgi_conformance::bo::PracticalOptions {
+        stabilisation: 4,
+        debounce: 2,
+        moving_average: 1,
+    };
+    let mut rule = PbgiStoppingRule::new(StopForm::LogEipc, options).unwrap();
+    let mut signals = Vec::new();
+    let record = run_bo(&problem, &task, &LogEipc, &mut rng, &mut |step, r| {
+        signals.push(stop_statistic(step, StopForm::LogEipc) <= 0.0);
+        if rule.observe(step, r) {
+            Control::Stop
+        } else {
+            Control::Continue
+        }
+    })
+    .unwrap();
+    let tau = record.n_evals();
+    assert!(
+        tau >= 6,
+        "no stop before two counted signals after 4 checks (τ = {tau})"
+    );
+    assert!(
+        signals[tau - 1] && signals[tau - 2],
+        "stop needs two consecutive signals"
+    );
+    let first_possible = (6..=tau).find(|&t| signals[t - 1] && signals[t - 2]);
+    assert_eq!(
+        first_possible,
+        Some(tau),
+        "stopped at the first permitted time"
+    );
+}

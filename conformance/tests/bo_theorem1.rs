@@ -2,18 +2,22 @@
 //! improvements match the summed expected improvements (eq. 19, an exact identity that a wrong
 //! posterior would break), step 1 never fails, and results do not depend on the thread count.
 use pbgi_conformance::bo::theorem1::{aggregate, Verdict};
-use pbgi_conformance::cli::validate::{build_study, run_study, Config};
+use pbgi_conformance::cli::validate::{build_study, run_study, Config, DomainConfig};
 
 /// A 201-point grid keeps each run to a few milliseconds.
 fn small_config(samples: usize, lambdas: &[f64], costs: &[&str]) -> Config {
-    let mut c = Config::default();
-    c.samples = samples;
-    c.domain.points = 201;
-    c.max_evals = 201;
-    c.lambdas = lambdas.to_vec();
-    c.costs = costs.iter().map(|s| s.to_string()).collect();
-    c.seed = 7;
-    c
+    Config {
+        samples,
+        domain: DomainConfig {
+            points: 201,
+            ..DomainConfig::default()
+        },
+        max_evals: 201,
+        lambdas: lambdas.to_vec(),
+        costs: costs.iter().map(|s| s.to_string()).collect(),
+        seed: 7,
+        ..Config::default()
+    }
 }
 
 #[test]

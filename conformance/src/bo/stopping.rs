@@ -10,7 +10,6 @@
 use super::acquisition::pbgi_argmin;
 use super::interface::{StepView, StoppingRule};
 use rand_chacha::ChaCha8Rng;
-use std::collections::VecDeque;
 
 /// Which of the two equivalent forms of the rule is evaluated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,7 +23,7 @@ pub enum StopForm {
 /// The paper's practical options (stopping paper §4 and App. B). **Outside Theorem 1.**
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PracticalOptions {
-    /// No stop while `t ≤ stabilisation` (0: off).
+    /// Signals during the first `stabilisation` checks do not count (0: off).
     pub stabilisation: usize,
     /// Stop only after this many consecutive stop signals (1: off).
     pub debounce: usize,
@@ -79,14 +78,15 @@ pub fn stop_statistic(step: &StepView, form: StopForm) -> f64 {
     }
 }
 
-/// The PBGI/LogEIPC stopping rule, optionally with the practical options.
+/// The PBGI/LogEIPC stopping rule, optionally with the practical options (applied by the
+/// fast crate's `pbgi_fast::StoppingHelper`: a check signals when the mean of the last
+/// `moving_average` statistics is `≤ 0`; signals during the first `stabilisation` checks do
+/// not count; the run stops after `debounce` consecutive counted signals).
 #[derive(Clone, Debug)]
 pub struct PbgiStoppingRule {
     form: StopForm,
     options: PracticalOptions,
-    window: VecDeque<f64>,
-    consecutive: usize,
-    /// Statistic seen at each step (after averaging), for reports.
+    helper: pbgi_fast::StoppingHelper,
     history: Vec<f64>,
 }
 
@@ -95,24 +95,24 @@ impl PbgiStoppingRule {
     /// theorem's rule). Errors: invalid options.
     pub fn new(form: StopForm, options: PracticalOptions) -> Result<Self, String> {
         options.validate()?;
+        let helper = pbgi_fast::StoppingHelper::new(
+            options.stabilisation,
+            options.debounce,
+            options.moving_average,
+        )
+        .map_err(|e| format!("stopping rule options: {e}"))?;
         Ok(PbgiStoppingRule {
             form,
             options,
-            window: VecDeque::new(),
-            consecutive: 0,
+            helper,
             history: Vec::new(),
         })
     }
 
     /// Theorem 1's rule in LogEIPC form.
     pub fn theorem() -> Self {
-        PbgiStoppingRule {
-            form: StopForm::LogEipc,
-            options: PracticalOptions::THEOREM,
-            window: VecDeque::new(),
-            consecutive: 0,
-            history: Vec::new(),
-        }
+        Self::new(StopForm::LogEipc, PracticalOptions::THEOREM)
+            .expect("the theorem's options are valid")
     }
 
     /// The (averaged) statistic at each step observed so far.
@@ -134,18 +134,11 @@ impl StoppingRule for PbgiStoppingRule {
         }
     }
 
+    /// Evaluates the statistic on the unevaluated points (`-∞` when none is left, which
+    /// signals) and feeds it to the helper.
     fn observe(&mut self, step: &StepView, _rng: &mut ChaCha8Rng) -> bool {
-        let raw = stop_statistic(step, self.form);
-        self.window.push_back(raw);
-        if self.window.len() > self.options.moving_average {
-            self.window.pop_front();
-        }
-        // -∞ (nothing left to evaluate) propagates through the mean and forces the stop.
-        let averaged = self.window.iter().sum::<f64>() / self.window.len() as f64;
-        self.history.push(averaged);
-        let signal = averaged <= 0.0;
-        self.consecutive = if signal { self.consecutive + 1 } else { 0 };
-        (step.t > self.options.stabilisation && self.consecutive >= self.options.debounce)
-            || raw == f64::NEG_INFINITY
+        let stop = self.helper.observe(stop_statistic(step, self.form));
+        self.history.push(self.helper.moving_average());
+        stop
     }
 }
