@@ -281,8 +281,9 @@ fn approximate_root(cmp: &Comparer, a: &Float, b: &Float, bits: u32) -> Float {
     let p = bits + 32;
     let ln_c = Float::with_val(p + 32, cmp.cost.lo.ln_ref());
     let (mut lo, mut hi) = (Float::with_val(p, a), Float::with_val(p, b));
-    // Early iterations need little precision: about twice the digits already agreed on.
-    let mut wp = 64;
+    // Full precision from the start: a bracket end evaluated coarsely would keep its error
+    // (its value is reused by every later secant step).
+    let wp = p;
     let (mut f_lo, mut f_hi) = (
         log_ratio_estimate(cmp, &ln_c, &lo, wp),
         log_ratio_estimate(cmp, &ln_c, &hi, wp),
@@ -305,14 +306,6 @@ fn approximate_root(cmp: &Comparer, a: &Float, b: &Float, bits: u32) -> Float {
         if step <= Float::with_val(64, &scale >> (bits + 4)) {
             return x;
         }
-        let agreed = match (
-            crate::interval::exponent(&scale),
-            crate::interval::exponent(&step),
-        ) {
-            (Some(es), Some(ed)) => (es - ed).clamp(0, i64::from(p)) as u32,
-            _ => p,
-        };
-        wp = (2 * agreed + 48).clamp(wp, p);
         let f = log_ratio_estimate(cmp, &ln_c, &x, wp);
         if f.is_zero() || !f.is_finite() {
             return x;
