@@ -1,7 +1,7 @@
 //! The Pandora's Box Gittins index `g`: `EI(μ, σ; g) = c` (MATH.md, "Pandora's Box Gittins
 //! index"), i.e. `g = μ + σ·u` with `h(u) = c/σ`.
 use crate::consts::{FRAC_1_SQRT_2PI, FRAC_1_SQRT_2PI_LO};
-use crate::dd::{two_prod, two_sum};
+use crate::dd::{two_prod, two_square, two_sum};
 use crate::pbgi_start_coeffs::{R_BREAKS, U_OF_R, X_OF_V};
 use crate::scaled_h::gauss_unscaled;
 use crate::tail::{p_tail, p_tail_sq};
@@ -36,28 +36,29 @@ pub fn pbgi(mu: f64, sigma: f64, cost: f64) -> f64 {
     {
         return pbgi_special(mu, sigma, cost);
     }
-    let (_, offset) = solve(sigma, cost);
+    let (_, offset) = solve(sigma, cost, 0.0, || cost.ln());
     mu + offset
 }
 
 /// `u` with `h(u) = c/σ` (finite `σ > 0`, `c > 0`; for `c/σ ≥ 40`, `u = c/σ` rounded).
 pub(crate) fn standardized_index(sigma: f64, cost: f64) -> f64 {
-    solve(sigma, cost).0
+    solve(sigma, cost, 0.0, || cost.ln()).0
 }
 
-/// `(u, σ·u)`; the offset is `c` itself when `c/σ ≥ 40` (`σu = c - σh(-u)`, and
-/// `h(-u)/r < e^{-800}`), which also covers `c/σ = ∞`.
+/// `(u, σ·u)` for the cost `c_hi + c_lo` (`|c_lo| ≤ ulp(c_hi)`; `ln_cost()` = ln c, only
+/// called when `c/σ` leaves the normal range). The offset is `c` itself when `c/σ ≥ 40`
+/// (`σu = c - σh(-u)`, and `h(-u)/r < e^{-800}`), which also covers `c/σ = ∞`.
 #[inline(always)]
-fn solve(sigma: f64, cost: f64) -> (f64, f64) {
-    let r_hi = cost / sigma;
+fn solve(sigma: f64, c_hi: f64, c_lo: f64, ln_cost: impl Fn() -> f64) -> (f64, f64) {
+    let r_hi = c_hi / sigma;
     if r_hi >= 40.0 {
-        return (r_hi, cost);
+        return (r_hi, c_hi + c_lo);
     }
     if r_hi >= f64::MIN_POSITIVE {
         let (p, e) = two_prod(r_hi, sigma);
         // Exact remainder: c - r_hi·σ (Sterbenz for c - p); lost only if r_hi·σ underflows.
         let r_lo = if p.abs() >= 1e-290 {
-            ((cost - p) - e) / sigma
+            (((c_hi - p) - e) + c_lo) / sigma
         } else {
             0.0
         };
@@ -70,7 +71,7 @@ fn solve(sigma: f64, cost: f64) -> (f64, f64) {
         };
         return (u, sigma * u);
     }
-    let u = -solve_lower(sigma.ln() - cost.ln());
+    let u = -solve_lower(sigma.ln() - ln_cost());
     (u, sigma * u)
 }
 
@@ -221,9 +222,10 @@ fn solve_lower(m: f64) -> f64 {
     };
     let steps = if v < 64.0 { 1 } else { 3 };
     for _ in 0..steps {
-        let (hi, lo) = two_prod(x, x);
-        let (p, rel) = p_tail_sq(x, hi, lo);
-        let f = (0.5 * hi - m) + (0.5 * lo - (p.ln() + rel));
+        let (hi, lo) = two_square(x);
+        let t = p_tail_sq(x, hi, lo);
+        let p = t.hi;
+        let f = (0.5 * hi - m) + (0.5 * lo - (p.ln() + (t.lo / p + t.rel)));
         let d1 = (FRAC_1_SQRT_2PI - p) / (x * p);
         let d2 = d1 * d1 - FRAC_1_SQRT_2PI / p;
         x += halley_step(f, d1, d2);
@@ -254,15 +256,41 @@ pub fn pbgi_slice(
 }
 
 /// PBGI with a log-normal cost `ln c ~ N(m, s²)`, using `E[c] = exp(m + s²/2)` [PBGI paper,
-/// B.4; stopping paper, eq. 14]. Domain: as [`pbgi`]; `s < 0` or NaN `m`/`s` → NaN.
-/// Accuracy: that of [`pbgi`] plus the rounding of `exp(m + s²/2)` (≤ 1 ulp of `c`, times
-/// `∂g/∂c·c ≤ |g - μ| + σ` in absolute terms).
+/// B.4; stopping paper, eq. 14].
+///
+/// # Domain
+/// As [`pbgi`] for the cost `E[c]`; `s < 0` or NaN `m`/`s` → NaN. `E[c]` beyond f64's range is
+/// handled through `ln E[c]` (`σ > 0`), or gives `μ + E[c]` rounded (`σ = 0`).
+///
+/// # Method
+/// `ln E[c] = m + s²/2` as a double-double, `E[c] = exp(hi)·(1 + lo)` as a double-double fed
+/// to [`pbgi`]'s solver: rounding `E[c]` to f64 first would cost `|ln E[c]|·2^-53` relative,
+/// i.e. hundreds of ulp of `g` when `u > 0` and `|m|` is large.
+///
+/// # Accuracy
+/// ≤ 4 ulp of `|μ| + σ·|u| + E[c]/Φ(u)`, measured against `pbgi_reference::pbgi_lognormal`
+/// in `fast/tests/against_reference.rs`. The last term is `g`'s sensitivity to a relative
+/// change of `E[c]` (`c·∂g/∂c`), which matters only near `u = 0`: `E[c]` itself is formed to
+/// about 1 ulp.
 #[inline]
 pub fn pbgi_lognormal(mu: f64, sigma: f64, m: f64, s: f64) -> f64 {
     if !(s >= 0.0) || m.is_nan() {
         return f64::NAN;
     }
-    pbgi(mu, sigma, (m + 0.5 * s * s).exp())
+    let (s2_hi, s2_lo) = two_square(s);
+    let (l_hi, l_e) = two_sum(m, 0.5 * s2_hi);
+    let l_lo = l_e + 0.5 * s2_lo;
+    let c_hi = l_hi.exp();
+    let regular = sigma > 0.0 && sigma.is_finite() && mu.is_finite() && l_hi.is_finite();
+    if !regular || c_hi == f64::INFINITY {
+        return pbgi(mu, sigma, c_hi);
+    }
+    if c_hi < f64::MIN_POSITIVE && sigma.ln() - l_hi < -R_LOWER.ln() {
+        // c and σ both tiny with r = c/σ ≥ h(-1): no double-double r available.
+        return pbgi(mu, sigma, c_hi);
+    }
+    let (_, offset) = solve(sigma, c_hi, c_hi * l_lo, || l_hi + l_lo);
+    mu + offset
 }
 
 /// The small-cost asymptotic index `μ - σ·√(2·ln(σ/c))` [PBGI paper, B.3; MATH.md]: a lower

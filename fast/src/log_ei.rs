@@ -1,7 +1,7 @@
 //! `LogEI(μ, σ; y) = ln EI(μ, σ; y)` (MATH.md, "Expected improvement").
-use crate::ei::ei;
+use crate::ei::{ei, ei_standardized, SIGMA_KERNEL_MAX, SIGMA_KERNEL_MIN};
 use crate::h::ln_h;
-use crate::scaled_h::ln_h_neg;
+use crate::scaled_h::ln_sigma_h_neg;
 use crate::standardize::Standardized;
 use crate::SliceLengthError;
 
@@ -29,13 +29,18 @@ pub fn log_ei(mu: f64, sigma: f64, y: f64) -> f64 {
     }
     let s = Standardized::new(mu, sigma, y);
     if s.zhi < -1.0 && sigma <= 1.0 {
-        return sigma.ln() + ln_h_neg(-s.zhi, -s.zlo());
+        return ln_sigma_h_neg(-s.zhi, -s.zlo(), sigma.ln());
     }
-    let e = ei(mu, sigma, y);
+    let e = if (SIGMA_KERNEL_MIN..=SIGMA_KERNEL_MAX).contains(&sigma) {
+        ei_standardized(&s, sigma)
+    } else {
+        ei(mu, sigma, y)
+    };
     if e >= f64::MIN_POSITIVE && e.is_finite() {
         e.ln()
     } else if s.zhi < 0.0 {
-        sigma.ln() + ln_h_neg(-s.zhi, -s.zlo())
+        // Here |LogEI| > 708, so the terms' signs no longer matter.
+        ln_sigma_h_neg(-s.zhi, -s.zlo(), sigma.ln())
     } else {
         sigma.ln() + ln_h(s.zhi)
     }

@@ -1,6 +1,6 @@
 //! `LogEIPC(μ, σ, y, c) = ln EI(μ, σ; y) - ln c` [stopping paper, eq. 4] and its unknown-cost
 //! variants [stopping paper, eqs. 13–14].
-use crate::ei::ei;
+use crate::ei::{ei, SIGMA_KERNEL_MAX, SIGMA_KERNEL_MIN};
 use crate::log_ei::log_ei;
 use crate::scaled_h::{sigma_h_neg, X_UNDERFLOW};
 use crate::standardize::Standardized;
@@ -52,7 +52,15 @@ fn log_eipc_rescaled(mu: f64, sigma: f64, y: f64, cost: f64) -> Option<f64> {
         if s.zhi < -2.0 * X_UNDERFLOW {
             return None;
         }
-        sigma_h_neg(-s.zhi, -s.zlo(), sigma, -k)
+        // Keep σ in the kernel's range by moving a power of two into the exponent.
+        let j = if sigma > SIGMA_KERNEL_MAX {
+            600
+        } else if sigma < SIGMA_KERNEL_MIN {
+            -600
+        } else {
+            0
+        };
+        sigma_h_neg(-s.zhi, -s.zlo(), libm::scalbn(sigma, -j), j - k)
     } else {
         let (y2, mu2, sigma2) = (
             libm::scalbn(s.dhi, -k),

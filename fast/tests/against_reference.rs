@@ -13,6 +13,10 @@ use rand_chacha::ChaCha8Rng;
 
 const SEED: u64 = 0x00fa_57e1;
 
+type RefFn5 =
+    fn(f64, f64, f64, f64, f64) -> Result<pbgi_reference::Certified, pbgi_reference::Error>;
+type FastFn5 = fn(f64, f64, f64, f64, f64) -> f64;
+
 fn points_per_stratum(strata: usize) -> usize {
     let total: usize = std::env::var("PBGI_SCAN_POINTS")
         .ok()
@@ -167,6 +171,7 @@ fn h_ln_h_ei_log_ei_within_four_ulp() {
             Worst::default(),
             Worst::default(),
         );
+        let (mut winv, mut wexp) = (Worst::default(), Worst::default());
         for _ in 0..n {
             let z = sample_z(&mut rng, lo, hi);
             match pbgi_reference::h(z) {
@@ -218,6 +223,39 @@ fn h_ln_h_ei_log_ei_within_four_ulp() {
                 }
                 Err(_) => wle.skipped += 1,
             }
+            // Log-normal costs: ln c ~ N(m, s²), s ∈ [0, 2); unit: ulp of the larger term.
+            let (m_ln, s_ln) = (rng.gen_range(-50.0..5.0), rng.gen_range(0.0..2.0));
+            if let Ok(l) = pbgi_reference::log_ei(mu, sigma, y) {
+                let cases: [(&mut Worst, RefFn5, FastFn5, f64); 2] = [
+                    (
+                        &mut winv,
+                        pbgi_reference::log_eipc_inv,
+                        pbgi_fast::log_eipc_inv,
+                        m_ln - 0.5 * s_ln * s_ln,
+                    ),
+                    (
+                        &mut wexp,
+                        pbgi_reference::log_eipc_exp,
+                        pbgi_fast::log_eipc_exp,
+                        m_ln + 0.5 * s_ln * s_ln,
+                    ),
+                ];
+                for (wu, f_ref, f_fast, shift) in cases {
+                    match f_ref(mu, sigma, y, m_ln, s_ln) {
+                        Ok(c) => {
+                            let got = f_fast(mu, sigma, y, m_ln, s_ln);
+                            let unit = ulp_or_one(l.value.abs().max(shift.abs()));
+                            wu.record(
+                                err_units(got, &c.lower, &c.upper, unit),
+                                &[mu, sigma, y, m_ln, s_ln],
+                                got,
+                                c.value,
+                            );
+                        }
+                        Err(_) => wu.skipped += 1,
+                    }
+                }
+            }
             // Costs around EI, so that LogEIPC is often near the stopping threshold 0.
             let cost = pbgi_fast::ei(mu, sigma, y) * log_uniform(&mut rng, -1.0, 1.0);
             if cost > 0.0 && cost.is_finite() {
@@ -240,6 +278,8 @@ fn h_ln_h_ei_log_ei_within_four_ulp() {
         failures.extend(we.report("ei", label, 4.0));
         failures.extend(wle.report("log_ei", label, 4.0));
         failures.extend(wpc.report("log_eipc", label, 4.0));
+        failures.extend(winv.report("log_eipc_inv", label, 4.0));
+        failures.extend(wexp.report("log_eipc_exp", label, 4.0));
     }
     assert!(
         failures.is_empty(),
@@ -265,7 +305,7 @@ fn pbgi_within_four_ulp_of_its_scale() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 1);
     let mut failures = Vec::new();
     for &(label, lo, hi) in &R_STRATA {
-        let mut w = Worst::default();
+        let (mut w, mut wl, mut wb) = (Worst::default(), Worst::default(), Worst::default());
         for _ in 0..n {
             let r = log_uniform(&mut rng, lo, hi);
             let sigma = if rng.gen_bool(0.5) {
@@ -284,20 +324,53 @@ fn pbgi_within_four_ulp_of_its_scale() {
             }
             match pbgi_reference::pbgi(mu, sigma, cost) {
                 Ok(c) => {
-                    let got = pbgi_fast::pbgi(mu, sigma, cost);
                     // Scale |μ| + σ|u| with σ·u = g - μ (taken from the reference value).
-                    let scale = mu.abs() + (c.value - mu).abs();
+                    let unit = ulp(mu.abs() + (c.value - mu).abs());
+                    let got = pbgi_fast::pbgi(mu, sigma, cost);
                     w.record(
-                        err_units(got, &c.lower, &c.upper, ulp(scale)),
+                        err_units(got, &c.lower, &c.upper, unit),
                         &[mu, sigma, cost],
                         got,
                         c.value,
                     );
+                    // The papers' bisection on the same inputs, for comparison only (on
+                    // unit-scale inputs: its bracket resolution is absolute).
+                    let b = pbgi_fast::pbgi_bisection100(mu, sigma, cost);
+                    (1e-3..=1e3).contains(&sigma).then(|| {
+                        wb.record(
+                            err_units(b, &c.lower, &c.upper, unit),
+                            &[mu, sigma, cost],
+                            b,
+                            c.value,
+                        )
+                    });
                 }
                 Err(_) => w.skipped += 1,
             }
+            // Log-normal cost with the same E[c]: c = exp(m + s²/2), s ∈ [0, 1).
+            let s_ln = rng.gen_range(0.0..1.0);
+            let m_ln = cost.ln() - 0.5 * s_ln * s_ln;
+            match pbgi_reference::pbgi_lognormal(mu, sigma, m_ln, s_ln) {
+                Ok(c) => {
+                    // E[c] can only be formed to ~1 ulp, so the scale adds g's sensitivity to
+                    // a relative change of E[c]: c·∂g/∂c = c/Φ(u) (Φ via libm, scale only).
+                    let u = (c.value - mu) / sigma;
+                    let big_phi = 0.5 * libm::erfc(-u * std::f64::consts::FRAC_1_SQRT_2);
+                    let unit = ulp(mu.abs() + (c.value - mu).abs() + cost / big_phi);
+                    let got = pbgi_fast::pbgi_lognormal(mu, sigma, m_ln, s_ln);
+                    wl.record(
+                        err_units(got, &c.lower, &c.upper, unit),
+                        &[mu, sigma, m_ln, s_ln],
+                        got,
+                        c.value,
+                    );
+                }
+                Err(_) => wl.skipped += 1,
+            }
         }
         failures.extend(w.report("pbgi", label, 4.0));
+        failures.extend(wl.report("pbgi_lognormal", label, 4.0));
+        wb.report("bisection100", label, f64::INFINITY);
     }
     assert!(
         failures.is_empty(),

@@ -1,7 +1,7 @@
 //! Expected improvement `EI(μ, σ; y) = σ·h((y - μ)/σ)`, `max(y - μ, 0)` for `σ = 0`
 //! (MATH.md, "Expected improvement"), and `h` itself.
 
-use crate::certify::{exact, ziv};
+use crate::certify::{exact, ziv, Enclosure};
 use crate::gaussian::h_neg;
 use crate::input::{finite, non_negative};
 use crate::interval::{down, exact_sum, log2_abs, up, widen_exponent_range, Interval};
@@ -64,9 +64,12 @@ pub(crate) fn exact_difference(y: f64, mu: f64) -> Float {
 /// Checked against mpmath in `tests/mpmath_data.rs`.
 ///
 /// # Regimes
-/// `EI = max(y - μ, 0) + σ·h(-|z|)`, free of cancellation for `z > 0`; `h(-x)` by the erfc form
-/// with `2·log2 x` extra bits, or by the alternating asymptotic series with its rigorous
-/// remainder for large `x`.
+/// `EI = max(y - μ, 0) + σ·h(-|z|)`, free of cancellation for `z > 0`; `h(-x)` by its Taylor
+/// series (`x ≤ 4`), the continued fraction of the repeated normal integrals (`x > 4`), or the
+/// alternating asymptotic series with its rigorous remainder (large `x`); see `gaussian.rs`.
+///
+/// # Cost
+/// About 30–60 µs at the default accuracy (table in `proofs-notes/reference-certification.md`).
 pub fn ei(mu: f64, sigma: f64, y: f64) -> Result<Certified, Error> {
     ei_with(mu, sigma, y, &Accuracy::default())
 }
@@ -83,10 +86,15 @@ pub fn ei_with(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Result<Certified,
         } else {
             Float::with_val(53, 0)
         };
-        return ziv("ei", acc, |_| Interval::point(positive_part.clone()));
+        return ziv("ei", acc, |_| Interval::point(positive_part.clone()).into());
     }
     let sigma = exact(sigma);
-    ziv("ei", acc, |p| ei_enclosure(&d, &sigma, p))
+    ziv("ei", acc, |p| {
+        let iv = ei_enclosure(&d, &sigma, p);
+        // EI > y - μ strictly (σ > 0): a lower end equal to y - μ is open.
+        let lower_open = iv.lo == d;
+        Enclosure { iv, lower_open }
+    })
 }
 
 /// `h(z) = z·Φ(z) + φ(z) = E[max(z - Z, 0)]` (MATH.md, "Gaussian building blocks"); equals

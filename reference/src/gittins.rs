@@ -5,7 +5,7 @@
 //! exact point `g` tells on which side of `g` the root lies. A bracket `[a, b]` with certified
 //! `EI(a) < c < EI(b)` therefore contains the root, whatever happens between `a` and `b`.
 
-use crate::certify::{exact, finish, ziv};
+use crate::certify::{exact, finish, is_tight, ziv};
 use crate::ei::{ei_enclosure, tail_enclosure};
 use crate::input::{finite, non_negative, positive};
 use crate::interval::{down, exact_midpoint, exact_sum, up, widen_exponent_range, Interval};
@@ -25,6 +25,10 @@ fn exceeds_at(mu: &Float, sigma: &Float, g: &Float, cost: &Interval, p: u32) -> 
     } else {
         Float::with_val(53, 0)
     };
+    if base > cost.hi {
+        // Decided without forming base - c (whose exact span could be huge for tiny costs).
+        return Some(true);
+    }
     let (minus_c_hi, minus_c_lo) = (
         Float::with_val(cost.hi.prec(), -&cost.hi),
         Float::with_val(cost.lo.prec(), -&cost.lo),
@@ -156,6 +160,17 @@ fn common_cell(a: &Float, b: &Float) -> Option<i64> {
         .find(|&k| cell_edge(k, false) <= *a && *b <= cell_edge(k, true))
 }
 
+/// The open bracket `(lo, hi)` (its ends are certified points, never the root) as a result, if
+/// it lies in one rounding cell and meets the width target.
+fn decided(iv: &Interval, acc: &Accuracy) -> Option<Certified> {
+    let k = common_cell(&iv.lo, &iv.hi)?;
+    is_tight(iv, acc.enclosure_bits).then(|| Certified {
+        value: unkey(k),
+        lower: iv.lo.clone(),
+        upper: iv.hi.clone(),
+    })
+}
+
 /// An exact point `μ + σ·u` (the product rounded at 64 bits: only the sum must be exact).
 fn offset_point(mu: &Float, sigma: &Float, u: f64) -> Float {
     let step = Float::with_val(64, sigma * u);
@@ -214,6 +229,19 @@ fn bracket(cmp: &mut Comparer) -> Result<(Float, Float), Error> {
         b = offset_point(&mu, &sigma, u0 + widen);
     }
     Ok((a, b))
+}
+
+/// A root bracketed within `±2^-1100` (far below the smallest subnormal `2^-1074`) rounds to
+/// `±0`; its relative width is not pursued further (a root such as `-σ·h(-1e608)` would need
+/// `10^1217` bisection steps). The enclosure is still certified, with absolute width `≤ 2^-1099`.
+fn below_every_double(iv: &Interval) -> Option<Certified> {
+    let tiny = Float::with_val(53, 1) >> 1100u32;
+    let small = |x: &Float| x.clone().abs() <= tiny;
+    (small(&iv.lo) && small(&iv.hi)).then(|| Certified {
+        value: 0.0,
+        lower: iv.lo.clone(),
+        upper: iv.hi.clone(),
+    })
 }
 
 /// Splits the certified bracket `[lo, hi]` at `point` if it lies strictly inside: one
@@ -362,21 +390,30 @@ fn solve(
     };
     let (mut lo, mut hi) = (a, b);
 
-    // Proposed: a bracket of relative width 2^-(bits+1) around the estimate.
+    // Proposed: a bracket of relative width 2^-(bits+1) around the estimate. A proposal that
+    // cannot be decided (e.g. inside a wide cost enclosure) is skipped: the bracket stays valid.
     let eps = Float::with_val(64, guess.abs_ref()) >> (acc.enclosure_bits + 2);
     let p = acc.enclosure_bits + 64;
-    split(
-        &mut cmp,
-        &mut lo,
-        &mut hi,
+    for point in [
         Float::with_val(p, &guess - &eps),
-    )?;
-    split(
-        &mut cmp,
-        &mut lo,
-        &mut hi,
         Float::with_val(p, &guess + &eps),
-    )?;
+    ] {
+        if decided(
+            &Interval {
+                lo: lo.clone(),
+                hi: hi.clone(),
+            },
+            acc,
+        )
+        .is_some()
+        {
+            break;
+        }
+        match split(&mut cmp, &mut lo, &mut hi, point) {
+            Ok(()) | Err(Error::PrecisionExhausted { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
 
     // Otherwise continue bisecting in MPFR precision until the width target is met.
     let mut steps = 0u32;
@@ -385,7 +422,7 @@ fn solve(
             lo: lo.clone(),
             hi: hi.clone(),
         };
-        if let Some(mut certified) = finish(&iv, acc) {
+        if let Some(mut certified) = decided(&iv, acc).or_else(|| below_every_double(&iv)) {
             certified.value = if value == 0.0 && hi <= 0 { -0.0 } else { value };
             return Ok(certified);
         }
@@ -414,10 +451,17 @@ fn solve(
 ///
 /// # Method and accuracy
 /// Bisection with certified comparisons `EI(μ, σ; g) ≷ cost` (see the module docs and
-/// `proofs-notes/reference-certification.md`): first over f64 bit patterns until two adjacent
-/// doubles bracket the root, then one comparison at their exact midpoint decides the correctly
-/// rounded `value`, then bisection in MPFR precision until `[lower, upper]` has relative width
-/// `2^-enclosure_bits`. Checked against mpmath in `tests/mpmath_data.rs`.
+/// `proofs-notes/reference-certification.md`): a certified bracket from the small- and
+/// large-cost asymptotics; split points proposed by a regula-falsi estimate (the rounding-cell
+/// edges of its nearest double, then `±2^-(bits+2)` around it), otherwise bisection over the
+/// ordered f64 bit patterns until the bracket lies in one rounding cell (one comparison at the
+/// exact midpoint of two adjacent doubles decides a close call), then MPFR midpoints until
+/// `[lower, upper]` has relative width `2^-enclosure_bits`. Every split is a certified
+/// comparison, so `[lower, upper]` always contains the root. Checked against mpmath in
+/// `tests/mpmath_data.rs`, against `ei` in `tests/two_formulas.rs`.
+///
+/// # Cost
+/// A few hundred µs to about a millisecond (table in the proof notes).
 pub fn pbgi(mu: f64, sigma: f64, cost: f64) -> Result<Certified, Error> {
     pbgi_with(mu, sigma, cost, &Accuracy::default())
 }
@@ -431,7 +475,7 @@ pub fn pbgi_with(mu: f64, sigma: f64, cost: f64, acc: &Accuracy) -> Result<Certi
     let cost = Interval::point(exact(cost));
     if sigma == 0.0 {
         let g = exact_sum(&[&exact(mu), &cost.lo]);
-        return ziv("pbgi", acc, |_| Interval::point(g.clone()));
+        return ziv("pbgi", acc, |_| Interval::point(g.clone()).into());
     }
     solve("pbgi", mu, sigma, &cost, acc.max_bits, acc)
 }
@@ -464,7 +508,11 @@ fn lognormal_mean(m: f64, s: f64, p: u32) -> Result<Interval, Error> {
 ///
 /// # Domain
 /// `mu` finite, `sigma ≥ 0` finite, `m` finite, `s ≥ 0` finite, `|m + s²/2|` within MPFR's
-/// exponent range (about `3e18`).
+/// exponent range (about `3e18`; beyond it [`Error::InvalidInput`] names `m` or `s`).
+///
+/// # Accuracy
+/// Certified enclosure, `value` correctly rounded (an outer Ziv loop raises the precision of the
+/// cost enclosure); against mpmath in `tests/mpmath_data.rs`.
 pub fn pbgi_lognormal(mu: f64, sigma: f64, m: f64, s: f64) -> Result<Certified, Error> {
     pbgi_lognormal_with(mu, sigma, m, s, &Accuracy::default())
 }
@@ -487,7 +535,23 @@ pub fn pbgi_lognormal_with(
     let mut p = acc.start_bits.max(32).min(acc.max_bits.max(32));
     loop {
         let cost = lognormal_mean(m, s, p + 16)?;
-        let attempt = if sigma == 0.0 {
+        let huge = Float::with_val(53, 1) << 1130u32;
+        let attempt = if cost.lo > huge {
+            // c > 2^1130: μ + c - σ/√(2π) < g < μ + c with |μ|, σ < 2^1024 give
+            // g ∈ [c - 2^1025, c + 2^1024], of relative width < 2^-100 + the cost's: +inf.
+            let (below, above) = (
+                Float::with_val(53, 1) << 1025u32,
+                Float::with_val(53, 1) << 1024u32,
+            );
+            let iv = Interval {
+                lo: down(p, &cost.lo - &below),
+                hi: up(p, &cost.hi + &above),
+            };
+            finish(&iv, acc).ok_or(Error::PrecisionExhausted {
+                function: "pbgi_lognormal",
+                max_bits: p,
+            })
+        } else if sigma == 0.0 {
             let iv = Interval {
                 lo: down(p, &mu_exact + &cost.lo),
                 hi: up(p, &mu_exact + &cost.hi),

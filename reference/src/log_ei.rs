@@ -1,8 +1,8 @@
 //! `LogEI = ln EI` and `LogEIPC = ln EI - ln c` with known and log-normal costs
 //! (MATH.md, "Expected improvement" and "Unknown (log-normal) costs").
 
-use crate::certify::{exact, ziv};
-use crate::ei::{distance, distance_bits, ei_enclosure, exact_difference};
+use crate::certify::{exact, ziv, Enclosure};
+use crate::ei::{distance, distance_bits, ei_enclosure, exact_difference, tail_enclosure};
 use crate::gaussian::ln_h_neg;
 use crate::input::{finite, non_negative, positive};
 use crate::interval::{down, up, widen_exponent_range, Interval};
@@ -60,6 +60,24 @@ impl LnCost {
     }
 }
 
+/// `ln d - ln c` for `d > 0` exact: `ln d`, `ln(d/c)` for an exact cost (so that `d = c` gives
+/// exactly 0), or `ln d - (m ± s²/2)`.
+fn ln_ratio(d: &Float, cost: &Option<LnCost>, p: u32) -> Interval {
+    let ln_d = || Interval {
+        lo: down(p, d.ln_ref()),
+        hi: up(p, d.ln_ref()),
+    };
+    match cost {
+        None => ln_d(),
+        Some(LnCost::Exact(c)) => Interval {
+            lo: down(p + 8, d / c),
+            hi: up(p + 8, d / c),
+        }
+        .ln(p),
+        Some(lc) => ln_d().sub(&lc.ln_enclosure(p), p),
+    }
+}
+
 fn log_ei_core(
     function: &'static str,
     mu: f64,
@@ -70,37 +88,39 @@ fn log_ei_core(
 ) -> Result<Certified, Error> {
     widen_exponent_range();
     let d = exact_difference(y, mu);
+    let d_positive = d.is_sign_positive() && !d.is_zero();
     if sigma == 0.0 {
-        if !d.is_sign_positive() || d.is_zero() {
+        if !d_positive {
             let minus_inf = Float::with_val(53, f64::NEG_INFINITY);
-            return ziv(function, acc, |_| Interval::point(minus_inf.clone()));
+            return ziv(function, acc, |_| Interval::point(minus_inf.clone()).into());
         }
-        return ziv(function, acc, |p| match &cost {
-            None => Interval {
-                lo: down(p, d.ln_ref()),
-                hi: up(p, d.ln_ref()),
-            },
-            Some(LnCost::Exact(c)) => {
-                // ln(d/c): the quotient is exactly 1 when d = c, and ln 1 = 0 exactly.
-                let q = Interval {
-                    lo: down(p + 8, &d / c),
-                    hi: up(p + 8, &d / c),
-                };
-                q.ln(p)
-            }
-            Some(lc) => Interval {
-                lo: down(p, d.ln_ref()),
-                hi: up(p, d.ln_ref()),
-            }
-            .sub(&lc.ln_enclosure(p), p),
-        });
+        return ziv(function, acc, |p| ln_ratio(&d, &cost, p).into());
     }
     let sigma = exact(sigma);
     ziv(function, acc, |p| {
+        if d_positive {
+            // ln EI - ln c = (ln d - ln c) + ln(1 + t/d), t = σ·h(-z) > 0: exact zeros of the
+            // first part survive, and a tail below the working precision only adds (0, t/d].
+            let base = ln_ratio(&d, &cost, p);
+            let t = tail_enclosure(&d, &sigma, p);
+            let x = Interval {
+                lo: down(p, &t.lo / &d),
+                hi: up(p, &t.hi / &d),
+            };
+            let log1p = Interval {
+                lo: down(p, x.lo.ln_1p_ref()),
+                hi: up(p, x.hi.ln_1p_ref()),
+            };
+            let lower_open = x.lo.is_zero() && base.is_point();
+            return Enclosure {
+                iv: base.add(&log1p, p),
+                lower_open,
+            };
+        }
         let ln_ei = ln_ei_enclosure(&d, &sigma, p);
         match &cost {
-            None => ln_ei,
-            Some(lc) => ln_ei.sub(&lc.ln_enclosure(p), p),
+            None => ln_ei.into(),
+            Some(lc) => ln_ei.sub(&lc.ln_enclosure(p), p).into(),
         }
     })
 }
@@ -130,7 +150,16 @@ pub fn log_ei_with(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Result<Certif
     log_ei_core("log_ei", mu, sigma, y, None, acc)
 }
 
-/// `ln h(z)`; equals `LogEI(0, 1; z)`. Finite for every finite `z`.
+/// `ln h(z)`, `h(z) = z·Φ(z) + φ(z)` (MATH.md, "Gaussian building blocks"); equals
+/// `LogEI(0, 1; z)`.
+///
+/// # Domain
+/// `z` finite (else [`Error::InvalidInput`] for `"z"`); the result is finite for every finite
+/// `z` (`ln h(z) ≈ -z²/2` as `z → -∞`), and rounds to `-inf` in f64 only below `-1.8e308`.
+///
+/// # Accuracy
+/// Certified enclosure, `value` correctly rounded; tails in `tests/asymptotic_tails.rs`,
+/// values against mpmath in `tests/mpmath_data.rs`.
 pub fn ln_h(z: f64) -> Result<Certified, Error> {
     ln_h_with(z, &Accuracy::default())
 }
@@ -178,6 +207,10 @@ pub fn log_eipc_with(
 ///
 /// # Domain
 /// As [`log_ei`]; `m` finite, `s ≥ 0` finite.
+///
+/// # Accuracy
+/// Certified enclosure, `value` correctly rounded; against mpmath in `tests/mpmath_data.rs`,
+/// exact cases (`m = s = 0`, `m - s²/2 = 0`) in `tests/exact_cases.rs`.
 pub fn log_eipc_inv(mu: f64, sigma: f64, y: f64, m: f64, s: f64) -> Result<Certified, Error> {
     log_eipc_inv_with(mu, sigma, y, m, s, &Accuracy::default())
 }
@@ -209,6 +242,9 @@ pub fn log_eipc_inv_with(
 ///
 /// # Domain
 /// As [`log_ei`]; `m` finite, `s ≥ 0` finite.
+///
+/// # Accuracy
+/// Certified enclosure, `value` correctly rounded; against mpmath in `tests/mpmath_data.rs`.
 pub fn log_eipc_exp(mu: f64, sigma: f64, y: f64, m: f64, s: f64) -> Result<Certified, Error> {
     log_eipc_exp_with(mu, sigma, y, m, s, &Accuracy::default())
 }

@@ -123,9 +123,9 @@ pub fn critical_lambdas(instance: &Instance) -> Result<Vec<Rational>, InstanceEr
                 }
                 // d(λ) is affine from `left` to `probe` (and beyond, on the last interval):
                 // d(left + t·(probe - left)) = 0 at t = d_left/(d_left - d_probe).
-                let t = Rational::from(&d_left / Rational::from(&d_left - &d_probe));
+                let t = &d_left / Rational::from(&d_left - &d_probe);
                 let inside = t > 0 && (right.is_none() || t < 1);
-                let root = Rational::from(&left + t * Rational::from(&probe - &left));
+                let root = &left + t * Rational::from(&probe - &left);
                 if inside {
                     crossings.push(root);
                 }

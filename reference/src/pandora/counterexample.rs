@@ -100,7 +100,7 @@ fn unit_index(c: f64) -> Result<f64, InstanceError> {
 
 /// `(K, N) = (⌈(1+δ)/ε⌉, ⌊(1+δ)/ε⌋)`, exactly.
 pub fn counterexample_sizes(epsilon: &Rational, delta: &Rational) -> (Integer, Integer) {
-    let ratio = Rational::from(Rational::from(1 + delta) / epsilon);
+    let ratio = Rational::from(1 + delta) / epsilon;
     let floor = ratio.clone().floor().into_numer_denom().0;
     let ceil = ratio.ceil().into_numer_denom().0;
     (ceil, floor)
