@@ -2,6 +2,7 @@
 pub mod bo;
 pub mod cli;
 pub mod csv_io;
+pub mod decimal;
 pub mod error_stats;
 pub mod function;
 pub mod inputs;
