@@ -8,7 +8,8 @@ pub const DIGITS: usize = 40;
 
 /// `x` as a decimal with `digits` significant digits, rounded toward `-inf` (`Round::Down`) or
 /// `+inf` (`Round::Up`), so that a lower bound stays a lower bound and an upper bound an upper
-/// bound. Infinities print as `inf` / `-inf`, zero as `0`.
+/// bound. Trailing zeros of the digits are dropped (`2`, not `2.000…`). Infinities print as
+/// `inf` / `-inf`, zero as `0`.
 pub fn directed(x: &Float, digits: usize, round: Round) -> String {
     if x.is_infinite() {
         return if x.is_sign_negative() { "-inf" } else { "inf" }.to_string();
@@ -16,7 +17,17 @@ pub fn directed(x: &Float, digits: usize, round: Round) -> String {
     if x.is_zero() {
         return "0".to_string();
     }
-    x.to_string_radix_round(10, Some(digits), round)
+    let text = x.to_string_radix_round(10, Some(digits), round);
+    let (mantissa, exponent) = match text.find('e') {
+        Some(at) => text.split_at(at),
+        None => (text.as_str(), ""),
+    };
+    let mantissa = if mantissa.contains('.') {
+        mantissa.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        mantissa
+    };
+    format!("{mantissa}{exponent}")
 }
 
 /// `x` rounded to nearest with `digits` significant digits.
@@ -38,6 +49,13 @@ mod tests {
         let minus = -third;
         assert_eq!(directed(&minus, 5, Round::Down), "-3.3334e-1");
         assert_eq!(directed(&minus, 5, Round::Up), "-3.3333e-1");
+    }
+
+    #[test]
+    fn trailing_zeros_are_dropped() {
+        assert_eq!(directed(&Float::with_val(53, 2), 40, Round::Down), "2");
+        assert_eq!(directed(&Float::with_val(53, -1536), 40, Round::Up), "-1536");
+        assert_eq!(directed(&Float::with_val(53, 0.25), 40, Round::Up), "2.5e-1");
     }
 
     #[test]

@@ -222,9 +222,10 @@ fn stream(function: Function, stratum: usize) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(SEED ^ (function_index << 16) ^ stratum as u64)
 }
 
-/// The input set of `function`: `per_stratum` points from each stratum, in stratum order.
+/// The input set of `function`: its [`named_cases`], then `per_stratum` points from each
+/// stratum, in stratum order.
 pub fn cases(function: Function, per_stratum: usize) -> Vec<Case> {
-    let mut out = Vec::new();
+    let mut out = named_cases(function);
     match function {
         Function::H | Function::LnH => {
             for (index, &(stratum, draw)) in H_STRATA.iter().enumerate() {
@@ -282,6 +283,46 @@ pub fn cases(function: Function, per_stratum: usize) -> Vec<Case> {
     out
 }
 
+/// Named points with known or exactly checkable values, first in every set: MATH.md's public
+/// sanity values, exact ties (`σ = 0`, `y = μ`), the underflow edge `z = −38.5`, far tails.
+pub fn named_cases(function: Function) -> Vec<Case> {
+    let stratum = "named points";
+    let points: &[&[f64]] = match function {
+        Function::H | Function::LnH => &[&[0.0], &[1.0], &[-1.0], &[-38.5], &[-1e5], &[1e8], &[-1e8]],
+        Function::Ei | Function::LogEi => &[
+            &[0.0, 1.0, 0.0],
+            &[0.0, 1.0, 1.0],
+            &[0.0, 1.0, -38.5],
+            &[0.0, 1.0, -1e5],
+            &[1.0, 0.0, 3.0],
+            &[1.0, 0.0, 1.0],
+            &[1.0, 0.0, -3.0],
+            &[1e300, 1e-300, 1e300],
+        ],
+        Function::Pbgi => &[
+            &[0.0, 1.0, 1e-4],
+            &[0.0, 1.0, 0.1],
+            &[0.0, 1.0, 0.3989422804014327],
+            &[1.0, 0.0, 0.5],
+            &[0.0, 1.0, 1e-300],
+            &[0.0, 1.0, 1e300],
+        ],
+        Function::LogEipc => &[
+            &[0.0, 1.0, 0.0, 0.3989422804014327],
+            &[0.0, 1.0, 0.0, 0.1],
+            &[1.0, 0.0, 1.5, 0.5],
+            &[0.0, 1.0, -38.5, 1e-300],
+        ],
+    };
+    points
+        .iter()
+        .map(|args| Case {
+            stratum,
+            args: args.to_vec(),
+        })
+        .collect()
+}
+
 /// A LogEIPC cost around the point's EI: for even `i` within a relative `1e-12..1e-2` of it
 /// (near a tie, where `ln EI − ln cost` cancels), for odd `i` spread by a factor `e^N(0,3)`;
 /// clamped to `[1e-300, 1e300]`.
@@ -335,9 +376,10 @@ mod tests {
 
     #[test]
     fn growing_one_set_keeps_its_prefix_per_stratum() {
+        let named = named_cases(Function::Ei).len();
         let small = cases(Function::Ei, 5);
         let large = cases(Function::Ei, 8);
-        assert_eq!(small[..5], large[..5]);
+        assert_eq!(small[..named + 5], large[..named + 5]);
     }
 
     #[test]

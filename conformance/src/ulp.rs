@@ -77,6 +77,18 @@ pub fn error_in_ulps(function: Function, args: &[f64], computed: f64, exact: f64
     }
 }
 
+/// One line saying how [`error_in_ulps`] measures `function`'s error (printed in reports).
+pub fn measure_description(function: Function) -> &'static str {
+    match function {
+        Function::H | Function::Ei => {
+            "ULP distance to the correctly rounded value (f64 values between them)"
+        }
+        Function::LnH | Function::LogEi => "|error| in ULPs of max(|exact|, 1)",
+        Function::Pbgi => "|error| in ULPs of |mu| + sigma*|u| = |mu| + |g - mu|",
+        Function::LogEipc => "|error| in ULPs of max(|exact|, |ln cost|, 1)",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
