@@ -1,3 +1,64 @@
-//! Fast f64 implementations of the quantities in `MATH.md`.
+//! Fast f64 expected improvement, LogEI, the Pandora's Box Gittins index (PBGI) and the
+//! PBGI/LogEIPC stopping rule, accurate to a few ulp (formulas and conventions: `MATH.md`,
+//! minimisation throughout).
 //!
-//! NOTE (skeleton): the API is agreed in issue 3; the implementation lands with it.
+//! Every function is a free `f64` function; invalid input gives NaN (never a panic), slice
+//! forms return [`SliceLengthError`] on mismatched lengths. Accuracy claims are measured
+//! against the MPFR reference (`pbgi-reference`) in `fast/tests/against_reference.rs`; the
+//! error analysis is `proofs-notes/fast-error-analysis.md`.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod bisection;
+mod consts;
+mod dd;
+mod ei;
+mod gittins;
+mod h;
+mod log_ei;
+mod log_eipc;
+mod scaled_h;
+mod standardize;
+mod stopping;
+mod tail;
+mod tail_coeffs;
+
+pub use bisection::pbgi_bisection100;
+pub use ei::{ei, ei_slice};
+pub use gittins::{pbgi, pbgi_lognormal, pbgi_slice, pbgi_small_cost};
+pub use h::{h, ln_h};
+pub use log_ei::{log_ei, log_ei_slice};
+pub use log_eipc::{log_eipc, log_eipc_exp, log_eipc_inv, log_eipc_slice};
+pub use stopping::{stop_by_log_eipc, stop_by_pbgi, Candidate};
+
+/// Slices passed to a `*_slice` function have different lengths; nothing was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SliceLengthError {
+    /// `(argument name, length)` for every slice, in argument order.
+    pub lengths: Vec<(&'static str, usize)>,
+}
+
+impl SliceLengthError {
+    fn check(lengths: &[(&'static str, usize)]) -> Result<(), SliceLengthError> {
+        let n = lengths[0].1;
+        if lengths.iter().all(|&(_, l)| l == n) {
+            Ok(())
+        } else {
+            Err(SliceLengthError {
+                lengths: lengths.to_vec(),
+            })
+        }
+    }
+}
+
+impl core::fmt::Display for SliceLengthError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "slice lengths differ:")?;
+        for (name, len) in &self.lengths {
+            write!(f, " {name}={len}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for SliceLengthError {}

@@ -6,9 +6,36 @@
 //! nearest, ties to even). When the working precision cap is reached before the enclosure
 //! rounds to a single f64, the function returns [`Error::PrecisionExhausted`] rather than guess.
 //!
-//! NOTE (skeleton): the bodies below are the agreed API; the implementation lands with issue 2.
+//! Method (details and proofs in `proofs-notes/reference-certification.md`): interval
+//! arithmetic with MPFR's directed rounding through every operation, monotonicity for the
+//! transcendental steps, the alternating asymptotic series of `h` with its rigorous remainder
+//! in the far tail, MPFR's exponent range widened to its maximum, and a Ziv loop that doubles
+//! the working precision until the enclosure rounds to one f64 and meets the width target.
+//! Exact cases (`σ = 0`, `ln 1 = 0`, ...) are exact at every precision and terminate at once.
+//!
+//! # Default precision and cost
+//! [`Accuracy::default`]: start at 128 bits, give up beyond 8192 bits, enclosures of relative
+//! width `≤ 2^-100`. Measured cost per call (release build, one core): see the table in
+//! `proofs-notes/reference-certification.md` (`cargo bench -p pbgi-reference`).
 
 pub use rug::Float;
+
+mod certify;
+mod ei;
+mod gaussian;
+mod gittins;
+mod input;
+mod interval;
+mod log_ei;
+mod stopping;
+
+pub use ei::{ei, ei_with, h, h_with};
+pub use gittins::{pbgi, pbgi_lognormal, pbgi_lognormal_with, pbgi_with};
+pub use log_ei::{
+    ln_h, ln_h_with, log_ei, log_ei_with, log_eipc, log_eipc_exp, log_eipc_exp_with, log_eipc_inv,
+    log_eipc_inv_with, log_eipc_with,
+};
+pub use stopping::{stop_decision, StopDecision};
 
 /// A certified result: `lower ≤ exact ≤ upper`, `value = RNE(exact)`.
 #[derive(Clone, Debug)]
@@ -20,6 +47,29 @@ pub struct Certified {
     pub lower: Float,
     /// Certified upper bound of the exact value.
     pub upper: Float,
+}
+
+impl Certified {
+    /// `lower` as a decimal string with `digits` significant digits, rounded toward −∞ (so the
+    /// printed number is still a lower bound). `inf`, `-inf`, `0` are printed as such.
+    pub fn lower_decimal(&self, digits: usize) -> String {
+        certify::decimal(&self.lower, digits, rug::float::Round::Down)
+    }
+
+    /// `upper` as a decimal string with `digits` significant digits, rounded toward +∞.
+    pub fn upper_decimal(&self, digits: usize) -> String {
+        certify::decimal(&self.upper, digits, rug::float::Round::Up)
+    }
+
+    /// `lower ≤ x ≤ upper` (exact comparison of the f64 `x` with the bounds).
+    pub fn contains(&self, x: f64) -> bool {
+        !x.is_nan() && self.lower <= x && x <= self.upper
+    }
+
+    /// `lower ≤ x ≤ upper` for an MPFR float `x` (exact comparison).
+    pub fn contains_float(&self, x: &Float) -> bool {
+        !x.is_nan() && self.lower <= *x && *x <= self.upper
+    }
 }
 
 /// Why a reference computation produced no result.
@@ -41,7 +91,47 @@ pub enum Error {
         /// The cap, in bits.
         max_bits: u32,
     },
+    /// A candidate passed to [`stop_decision`] is invalid.
+    InvalidCandidate {
+        /// Its position in the slice.
+        index: usize,
+        /// What is wrong with it.
+        error: Box<Error>,
+    },
+    /// The two certified forms of the stopping rule disagreed for a candidate (never expected:
+    /// it would reveal a bug; reported instead of a panic).
+    RuleDisagreement {
+        /// Its position in the slice.
+        index: usize,
+    },
 }
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::InvalidInput {
+                name,
+                value,
+                reason,
+            } => write!(f, "invalid {name} = {value}: {reason}"),
+            Error::PrecisionExhausted { function, max_bits } => {
+                write!(
+                    f,
+                    "{function}: result not certified within {max_bits} bits of working precision"
+                )
+            }
+            Error::InvalidCandidate { index, error } => write!(f, "candidate {index}: {error}"),
+            Error::RuleDisagreement { index } => {
+                write!(
+                    f,
+                    "candidate {index}: the PBGI and LogEIPC forms of the stopping rule disagree"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
 
 /// Working-precision policy of the Ziv loop.
 #[derive(Clone, Copy, Debug)]
@@ -55,10 +145,25 @@ pub struct Accuracy {
     pub enclosure_bits: u32,
 }
 
+impl Default for Accuracy {
+    /// Start at 128 bits, give up beyond 8192 bits, enclosures of relative width `≤ 2^-100`.
+    fn default() -> Self {
+        Accuracy {
+            start_bits: 128,
+            max_bits: 8192,
+            enclosure_bits: 100,
+        }
+    }
+}
+
 /// One candidate point for the stopping rule: posterior `N(mu, sigma²)` and cost `cost > 0`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Candidate {
+    /// Posterior mean.
     pub mu: f64,
+    /// Posterior standard deviation, `≥ 0`.
     pub sigma: f64,
+    /// Evaluation cost (already scaled by `λ`), `> 0`.
     pub cost: f64,
 }
+pub mod pandora;

@@ -4,5 +4,22 @@
 //! costs: issue 6) and the stopping rules and acquisitions compared in the experiment (issue 7).
 //! The loop builds a [`StepView`] after each posterior update and hands it to an
 //! [`Acquisition`] (which point next) and to each [`StoppingRule`] (stop now?).
+//!
+//! Building blocks: [`Kernel`] and [`Domain`] make a [`Problem`] (prior `N(μ, K + εI)` on the
+//! domain, factored once); [`Posterior`] is the exact posterior, updated by bordering its
+//! Cholesky factor; [`CostFunction`] gives the paper's costs; [`run_bo`] is the loop.
+pub mod cost;
+pub mod domain;
 pub mod interface;
+pub mod kernel;
+pub mod posterior;
+pub mod prior;
+pub mod run;
+
+pub use cost::{CostFunction, PeriodicAnchor};
+pub use domain::Domain;
 pub use interface::*;
+pub use kernel::{Kernel, KernelKind};
+pub use posterior::Posterior;
+pub use prior::Problem;
+pub use run::{run_bo, Control, EndReason, RunRecord, Task};

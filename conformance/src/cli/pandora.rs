@@ -1,11 +1,69 @@
-//! `pbgi pandora` (not yet implemented; see the issue that introduces it).
+//! `pbgi pandora FILE.json [--budget B] [--tie early|late|PROB] [--engine reference|fast]`:
+//! solve a Pandora's Box instance and print a JSON report (indices in policy order, expected
+//! cost, best value and objective, and for small discrete instances the DP optimum and whether
+//! the policy attains it). `pbgi pandora --counterexample EPS,DELTA` prints the EI-per-cost
+//! counterexample instead. The file format is documented in [`format`].
+pub mod format;
+pub mod json;
+pub mod report;
+
 use super::CliResult;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// Arguments of `pbgi pandora`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Instance file (JSON; format in the README). Not needed with --counterexample.
+    pub file: PathBuf,
+    /// Expected budget B (exact, e.g. 3/2 or 1.5): find Theorem 2's λ* and stop-early
+    /// probability so that the index policy on costs λ*·c spends exactly B. Discrete only.
+    #[arg(long)]
+    pub budget: Option<String>,
+    /// Tie rule when the best value in hand equals the next index: early (stop; default),
+    /// late (open), or a probability PROB of running stop-early (drawn once per run).
+    #[arg(long, default_value = "early")]
+    pub tie: String,
+    /// Which implementation computes the numbers.
+    #[arg(long, value_enum, default_value_t = Engine::Reference)]
+    pub engine: Engine,
+}
+
+/// Which crate computes the report.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// Exact rationals (discrete) / MPFR (normal): `pbgi_reference::pandora`.
+    Reference,
+    /// f64: `pbgi_fast::pandora`.
+    Fast,
+}
 
 /// Runs `pbgi pandora`.
-pub fn run(_args: Args) -> CliResult {
-    Err("`pbgi pandora` is not implemented yet".to_string())
+pub fn run(args: Args) -> CliResult {
+    let report = {
+        let path = &args.file;
+        {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+            let file =
+                format::read_instance(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let tie = report::parse_tie(&args.tie)?;
+            let budget = args
+                .budget
+                .as_deref()
+                .map(|b| format::parse_exact(b).map_err(|e| format!("--budget: {e}")))
+                .transpose()?;
+            report::instance_report(
+                &path.display().to_string(),
+                &file,
+                &tie,
+                budget,
+                args.engine,
+            )
+            .map_err(|e| format!("{}: {e}", path.display()))?
+        }
+    };
+    let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+    println!("{text}");
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,64 @@
+//! Error-free transformations (double-double building blocks).
+//!
+//! `two_prod` uses a hardware FMA when the crate is compiled with one (`target_feature = "fma"`),
+//! and Dekker's splitting otherwise: without `-C target-feature=+fma`, `f64::mul_add` is a
+//! library call, which would dominate the cost of the hot functions. Both are exact when the
+//! operands and the product are well inside the normal range (|a|, |b| < 2^996, |a·b| > 2^-969);
+//! callers rescale outside it.
+
+/// `a + b = s + e` exactly (Knuth's TwoSum, 6 flops, no ordering precondition).
+#[inline(always)]
+pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    let e = (a - (s - bb)) + (b - bb);
+    (s, e)
+}
+
+/// `a · b = p + e` exactly (precondition above).
+#[cfg(target_feature = "fma")]
+#[inline(always)]
+pub(crate) fn two_prod(a: f64, b: f64) -> (f64, f64) {
+    let p = a * b;
+    (p, a.mul_add(b, -p))
+}
+
+/// `a · b = p + e` exactly (precondition above), Dekker/Veltkamp.
+#[cfg(not(target_feature = "fma"))]
+#[inline(always)]
+pub(crate) fn two_prod(a: f64, b: f64) -> (f64, f64) {
+    let p = a * b;
+    let (ah, al) = split(a);
+    let (bh, bl) = split(b);
+    let e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    (p, e)
+}
+
+#[cfg(not(target_feature = "fma"))]
+#[inline(always)]
+fn split(a: f64) -> (f64, f64) {
+    const C: f64 = 134_217_729.0; // 2^27 + 1
+    let t = C * a;
+    let hi = t - (t - a);
+    (hi, a - hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_prod_is_exact_on_a_known_square() {
+        // (1 + 2^-30)^2 = 1 + 2^-29 + 2^-60: the 2^-60 term is the rounding error.
+        let a = 1.0 + 2f64.powi(-30);
+        let (p, e) = two_prod(a, a);
+        assert_eq!(p, 1.0 + 2f64.powi(-29));
+        assert_eq!(e, 2f64.powi(-60));
+    }
+
+    #[test]
+    fn two_sum_recovers_the_lost_low_part() {
+        let (s, e) = two_sum(1.0, 2f64.powi(-60));
+        assert_eq!((s, e), (1.0, 2f64.powi(-60)));
+    }
+}

@@ -1,0 +1,56 @@
+//! `h(z) = E[max(z - Z, 0)] = z·Φ(z) + φ(z)` and `ln h(z)` (MATH.md, "Gaussian building blocks").
+use crate::scaled_h::{ln_h_neg, sigma_h_excess, sigma_h_neg, X_UNDERFLOW};
+
+/// `h(z) = z·Φ(z) + φ(z)`, the expected improvement of a standard normal below threshold `z`.
+///
+/// # Domain
+/// Every `z`. `h(NaN) = NaN`, `h(+∞) = +∞`, `h(-∞) = 0`; `h(z)` underflows to 0 below
+/// `z ≈ -38.5` (use [`ln_h`] there).
+///
+/// # Method
+/// `z ≥ 0`: `z + p(z)·e^{-z²/2}` (the second term is `h(-z)`, since `h(z) - h(-z) = z`);
+/// `z < 0`: `p(-z)·e^{-z²/2}` with `z²` exact and a scaled exponential, where
+/// `p(x) = h(-x)/e^{-x²/2}` is a piecewise polynomial fit (`fast/tools/fit_tail.py`).
+/// No cancellation anywhere.
+///
+/// # Accuracy
+/// ≤ 4 ulp over the whole domain, measured against `pbgi_reference::h` in
+/// `fast/tests/against_reference.rs` (error analysis: `proofs-notes/fast-error-analysis.md`).
+#[inline]
+pub fn h(z: f64) -> f64 {
+    if z >= 0.0 {
+        z + sigma_h_excess(z, 1.0)
+    } else if z >= -X_UNDERFLOW {
+        sigma_h_neg(-z, 0.0, 1.0)
+    } else if z.is_nan() {
+        f64::NAN
+    } else {
+        0.0
+    }
+}
+
+/// `ln h(z)`, finite wherever `z` is finite (it does not underflow with `h`).
+///
+/// # Domain
+/// Every `z`. `ln_h(NaN) = NaN`, `ln_h(+∞) = +∞`, `ln_h(-∞) = -∞`; below `z ≈ -1.9e154`,
+/// `-z²/2` overflows and the result is `-∞` (the true value is below `-f64::MAX`).
+///
+/// # Method
+/// `z ≥ 0`: `ln(h(z))`. `z < 0`: `-z²/2 + ln p(-z)` with `z²` as an exact double-double; both
+/// terms are negative, so there is no cancellation (MATH.md: `ln h ≈ -z²/2` far out).
+///
+/// # Accuracy
+/// ≤ 4 ulp of the result, or of 1 where `|ln h| < 1`, measured against
+/// `pbgi_reference::ln_h` in `fast/tests/against_reference.rs`.
+#[inline]
+pub fn ln_h(z: f64) -> f64 {
+    if z >= 0.0 {
+        (z + sigma_h_excess(z, 1.0)).ln()
+    } else if z.is_nan() {
+        f64::NAN
+    } else if z == f64::NEG_INFINITY {
+        f64::NEG_INFINITY
+    } else {
+        ln_h_neg(-z, 0.0)
+    }
+}

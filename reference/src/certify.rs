@@ -1,0 +1,124 @@
+//! From enclosures to [`Certified`] results: the Ziv loop and correct rounding to f64.
+
+use crate::interval::{down, exponent, up, Interval};
+use crate::{Accuracy, Certified, Error};
+use rug::float::Round;
+use rug::Float;
+
+/// The enclosure rounds to a single f64 (round to nearest, ties to even). Rounding is
+/// monotone, so `RNE(lo) = RNE(hi)` implies `RNE(exact) = RNE(lo)` for every exact value in
+/// `[lo, hi]`, including one lying exactly on a midpoint between two doubles.
+pub(crate) fn rounds_to_one_f64(iv: &Interval) -> Option<f64> {
+    let (lo, hi) = (iv.lo.to_f64(), iv.hi.to_f64());
+    // A zero result is -0 only when the exact value is certainly negative.
+    (lo == hi && !lo.is_nan()).then(|| match lo == 0.0 {
+        true if iv.hi < 0 => -0.0,
+        true => 0.0,
+        false => lo,
+    })
+}
+
+/// The enclosure meets the relative-width target `2^-bits`, or is a point, or is as tight as
+/// MPFR's exponent range allows (the exact value underflows MPFR: `[0, tiny]`).
+pub(crate) fn is_tight(iv: &Interval, bits: u32) -> bool {
+    if iv.is_point() {
+        return true;
+    }
+    if !iv.lo.is_finite() || !iv.hi.is_finite() {
+        return false;
+    }
+    if iv.lo.is_zero() && exponent(&iv.hi).is_some_and(|e| e < i64::from(i32::MIN)) {
+        return true;
+    }
+    if iv.lo.is_sign_negative() != iv.hi.is_sign_negative() || iv.lo.is_zero() || iv.hi.is_zero() {
+        return false;
+    }
+    let width = up(64, &iv.hi - &iv.lo);
+    let smallest = if iv.lo.cmp_abs(&iv.hi) == Some(std::cmp::Ordering::Less) {
+        &iv.lo
+    } else {
+        &iv.hi
+    };
+    let scale = down(64, smallest.abs_ref()) >> bits;
+    width <= scale
+}
+
+/// Converts a final enclosure into a [`Certified`] if it is decided and tight.
+pub(crate) fn finish(iv: &Interval, acc: &Accuracy) -> Option<Certified> {
+    let value = rounds_to_one_f64(iv)?;
+    is_tight(iv, acc.enclosure_bits).then(|| Certified {
+        value,
+        lower: iv.lo.clone(),
+        upper: iv.hi.clone(),
+    })
+}
+
+/// Ziv loop: evaluates `enclose(p)` at increasing working precision `p` until the enclosure
+/// rounds to one f64 and is tight, or the cap `acc.max_bits` is passed.
+pub(crate) fn ziv(
+    function: &'static str,
+    acc: &Accuracy,
+    mut enclose: impl FnMut(u32) -> Interval,
+) -> Result<Certified, Error> {
+    let mut p = acc.start_bits.max(32).min(acc.max_bits.max(32));
+    loop {
+        if let Some(c) = finish(&enclose(p), acc) {
+            return Ok(c);
+        }
+        if p >= acc.max_bits {
+            return Err(Error::PrecisionExhausted {
+                function,
+                max_bits: acc.max_bits,
+            });
+        }
+        p = p.saturating_mul(2).min(acc.max_bits);
+    }
+}
+
+/// An f64 as an exact MPFR float.
+pub(crate) fn exact(x: f64) -> Float {
+    Float::with_val(53, x)
+}
+
+/// Decimal rendering of `x` with `digits` significant digits, rounded in direction `round`
+/// (MPFR's `mpfr_get_str` is correctly rounded in that direction), as `d.ddd…e±N`.
+/// Read through MPFR directly: rug's formatter reserves memory in proportion to the exponent.
+pub(crate) fn decimal(x: &Float, digits: usize, round: Round) -> String {
+    use gmp_mpfr_sys::mpfr;
+    if x.is_infinite() {
+        return if x.is_sign_negative() {
+            "-inf".into()
+        } else {
+            "inf".into()
+        };
+    }
+    if x.is_zero() {
+        return "0".into();
+    }
+    let rnd = if round == Round::Down {
+        mpfr::rnd_t::RNDD
+    } else {
+        mpfr::rnd_t::RNDU
+    };
+    let mut exp: mpfr::exp_t = 0;
+    // SAFETY: `x` is a valid regular mpfr_t; with a null buffer MPFR allocates the string,
+    // which is copied and released with `mpfr_free_str`.
+    let mantissa = unsafe {
+        let ptr = mpfr::get_str(
+            std::ptr::null_mut(),
+            &mut exp,
+            10,
+            digits.max(2),
+            x.as_raw(),
+            rnd,
+        );
+        let owned = std::ffi::CStr::from_ptr(ptr).to_string_lossy().into_owned();
+        mpfr::free_str(ptr);
+        owned
+    };
+    let (sign, digits) = mantissa
+        .strip_prefix('-')
+        .map_or(("", mantissa.as_str()), |d| ("-", d));
+    // MPFR's value is 0.d1d2… × 10^exp.
+    format!("{sign}{}.{}e{}", &digits[..1], &digits[1..], exp - 1)
+}

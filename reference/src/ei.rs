@@ -1,0 +1,120 @@
+//! Expected improvement `EI(μ, σ; y) = σ·h((y - μ)/σ)`, `max(y - μ, 0)` for `σ = 0`
+//! (MATH.md, "Expected improvement"), and `h` itself.
+
+use crate::certify::{exact, ziv};
+use crate::gaussian::h_neg;
+use crate::input::{finite, non_negative};
+use crate::interval::{down, exact_sum, log2_abs, up, widen_exponent_range, Interval};
+use crate::{Accuracy, Certified, Error};
+use rug::Float;
+
+/// Precision needed to carry `x = |d|/σ` so that its rounding costs no more than the target:
+/// the relative sensitivity of `h(-x)` to `x` is about `x²`.
+pub(crate) fn distance_bits(d: &Float, sigma: &Float) -> u32 {
+    (2 * (log2_abs(d) - log2_abs(sigma))).clamp(0, 200) as u32 + 8
+}
+
+/// `x = |d|/σ` enclosed.
+pub(crate) fn distance(d: &Float, sigma: &Float, wp: u32) -> Interval {
+    let ad = Float::with_val(d.prec(), d.abs_ref());
+    Interval {
+        lo: down(wp, &ad / sigma),
+        hi: up(wp, &ad / sigma),
+    }
+}
+
+/// `h(-x)` over an interval of `x`: `h(-x)` is decreasing in `x`.
+pub(crate) fn h_neg_over(x: &Interval, p: u32) -> Interval {
+    if x.is_point() {
+        h_neg(&x.lo, p)
+    } else {
+        Interval {
+            lo: h_neg(&x.hi, p).lo,
+            hi: h_neg(&x.lo, p).hi,
+        }
+    }
+}
+
+/// `σ·h(-|d|/σ)` enclosed: the lower-tail part of EI (`EI = max(d, 0) + σ·h(-|d|/σ)`).
+pub(crate) fn tail_enclosure(d: &Float, sigma: &Float, p: u32) -> Interval {
+    let x = distance(d, sigma, p + distance_bits(d, sigma));
+    let h = h_neg_over(&x, p);
+    Interval {
+        lo: down(p, &h.lo * sigma),
+        hi: up(p, &h.hi * sigma),
+    }
+}
+
+/// `EI` enclosed for `σ > 0`, `d = y - μ` exact.
+pub(crate) fn ei_enclosure(d: &Float, sigma: &Float, p: u32) -> Interval {
+    let tail = tail_enclosure(d, sigma, p);
+    if d.is_sign_positive() && !d.is_zero() {
+        Interval {
+            lo: down(p, d + &tail.lo),
+            hi: up(p, d + &tail.hi),
+        }
+    } else {
+        tail
+    }
+}
+
+/// `y - μ`, exactly.
+pub(crate) fn exact_difference(y: f64, mu: f64) -> Float {
+    exact_sum(&[&exact(y), &exact(-mu)])
+}
+
+/// `EI(μ, σ; y) = E[max(y - f, 0)]`, `f ~ N(μ, σ²)` (MATH.md, "Expected improvement").
+///
+/// # Domain
+/// `mu`, `y` finite; `sigma ≥ 0` finite. `sigma = 0` gives `max(y - mu, 0)` exactly (correctly
+/// rounded). Anything else is [`Error::InvalidInput`] naming the argument.
+///
+/// # Accuracy
+/// `lower ≤ EI ≤ upper` is guaranteed (directed rounding throughout, see
+/// `proofs-notes/reference-certification.md`); `value` is `EI` correctly rounded to f64.
+/// Checked against mpmath in `tests/mpmath_data.rs`.
+///
+/// # Regimes
+/// `EI = max(y - μ, 0) + σ·h(-|z|)`, free of cancellation for `z > 0`; `h(-x)` by the erfc form
+/// with `2·log2 x` extra bits, or by the alternating asymptotic series with its rigorous
+/// remainder for large `x`.
+pub fn ei(mu: f64, sigma: f64, y: f64) -> Result<Certified, Error> {
+    ei_with(mu, sigma, y, &Accuracy::default())
+}
+
+/// [`ei`] with an explicit precision policy.
+pub fn ei_with(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Result<Certified, Error> {
+    let (mu, y) = (finite("mu", mu)?, finite("y", y)?);
+    let sigma = non_negative("sigma", sigma)?;
+    widen_exponent_range();
+    let d = exact_difference(y, mu);
+    if sigma == 0.0 {
+        let positive_part = if d.is_sign_positive() {
+            d
+        } else {
+            Float::with_val(53, 0)
+        };
+        return ziv("ei", acc, |_| Interval::point(positive_part.clone()));
+    }
+    let sigma = exact(sigma);
+    ziv("ei", acc, |p| ei_enclosure(&d, &sigma, p))
+}
+
+/// `h(z) = z·Φ(z) + φ(z) = E[max(z - Z, 0)]` (MATH.md, "Gaussian building blocks"); equals
+/// `EI(0, 1; z)`.
+///
+/// # Domain
+/// `z` finite; NaN or ±inf is [`Error::InvalidInput`].
+///
+/// # Accuracy
+/// Certified enclosure, `value` correctly rounded (as [`ei`]). Asymptotic forms checked in
+/// `tests/asymptotic_tails.rs`, values against mpmath in `tests/mpmath_data.rs`.
+pub fn h(z: f64) -> Result<Certified, Error> {
+    h_with(z, &Accuracy::default())
+}
+
+/// [`h`] with an explicit precision policy.
+pub fn h_with(z: f64, acc: &Accuracy) -> Result<Certified, Error> {
+    let z = finite("z", z)?;
+    ei_with(0.0, 1.0, z, acc)
+}

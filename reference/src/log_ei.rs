@@ -1,0 +1,244 @@
+//! `LogEI = ln EI` and `LogEIPC = ln EI - ln c` with known and log-normal costs
+//! (MATH.md, "Expected improvement" and "Unknown (log-normal) costs").
+
+use crate::certify::{exact, ziv};
+use crate::ei::{distance, distance_bits, ei_enclosure, exact_difference};
+use crate::gaussian::ln_h_neg;
+use crate::input::{finite, non_negative, positive};
+use crate::interval::{down, up, widen_exponent_range, Interval};
+use crate::{Accuracy, Certified, Error};
+use rug::Float;
+
+/// `ln EI` enclosed for `σ > 0`, `d = y - μ` exact. For `d ≤ 0` it is `ln σ + ln h(-x)`,
+/// evaluated in log space so it stays finite far below MPFR's (and f64's) range.
+pub(crate) fn ln_ei_enclosure(d: &Float, sigma: &Float, p: u32) -> Interval {
+    if d.is_sign_positive() && !d.is_zero() {
+        return ei_enclosure(d, sigma, p).ln(p);
+    }
+    let x = distance(d, sigma, p + distance_bits(d, sigma));
+    let ln_h = if x.is_point() {
+        ln_h_neg(&x.lo, p)
+    } else {
+        // ln h(-x) is decreasing in x.
+        Interval {
+            lo: ln_h_neg(&x.hi, p).lo,
+            hi: ln_h_neg(&x.lo, p).hi,
+        }
+    };
+    let ln_sigma = Interval {
+        lo: down(p, sigma.ln_ref()),
+        hi: up(p, sigma.ln_ref()),
+    };
+    ln_h.add(&ln_sigma, p)
+}
+
+/// `ln EI - ln c` where `ln c` is given as an enclosure, or `ln(EI/c)` when EI and `c` are
+/// exact (`σ = 0`), so that an exact zero (`y - μ = c`) is found exactly.
+enum LnCost {
+    /// The cost itself, an exact f64.
+    Exact(Float),
+    /// `ln c` as an exact expression `m + k·s²/2` (`k = ±1`), enclosed at each precision.
+    LogNormal { m: f64, s: f64, sign: i32 },
+}
+
+impl LnCost {
+    fn ln_enclosure(&self, p: u32) -> Interval {
+        match self {
+            LnCost::Exact(c) => Interval {
+                lo: down(p, c.ln_ref()),
+                hi: up(p, c.ln_ref()),
+            },
+            LnCost::LogNormal { m, s, sign } => {
+                let (m, s) = (exact(*m), exact(*s));
+                // s² is exact at 106 bits; m ± s²/2 is rounded outward.
+                let half_s2 = Float::with_val(106, s.square_ref()) >> 1u32;
+                if *sign > 0 {
+                    Interval {
+                        lo: down(p, &m + &half_s2),
+                        hi: up(p, &m + &half_s2),
+                    }
+                } else {
+                    Interval {
+                        lo: down(p, &m - &half_s2),
+                        hi: up(p, &m - &half_s2),
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn log_ei_core(
+    function: &'static str,
+    mu: f64,
+    sigma: f64,
+    y: f64,
+    cost: Option<LnCost>,
+    acc: &Accuracy,
+) -> Result<Certified, Error> {
+    widen_exponent_range();
+    let d = exact_difference(y, mu);
+    if sigma == 0.0 {
+        if !d.is_sign_positive() || d.is_zero() {
+            let minus_inf = Float::with_val(53, f64::NEG_INFINITY);
+            return ziv(function, acc, |_| Interval::point(minus_inf.clone()));
+        }
+        return ziv(function, acc, |p| match &cost {
+            None => Interval {
+                lo: down(p, d.ln_ref()),
+                hi: up(p, d.ln_ref()),
+            },
+            Some(LnCost::Exact(c)) => {
+                // ln(d/c): the quotient is exactly 1 when d = c, and ln 1 = 0 exactly.
+                let q = Interval {
+                    lo: down(p + 8, &d / c),
+                    hi: up(p + 8, &d / c),
+                };
+                q.ln(p)
+            }
+            Some(lc) => Interval {
+                lo: down(p, d.ln_ref()),
+                hi: up(p, d.ln_ref()),
+            }
+            .sub(&lc.ln_enclosure(p), p),
+        });
+    }
+    let sigma = exact(sigma);
+    ziv(function, acc, |p| {
+        let ln_ei = ln_ei_enclosure(&d, &sigma, p);
+        match &cost {
+            None => ln_ei,
+            Some(lc) => ln_ei.sub(&lc.ln_enclosure(p), p),
+        }
+    })
+}
+
+fn check_ei_args(mu: f64, sigma: f64, y: f64) -> Result<(), Error> {
+    finite("mu", mu)?;
+    non_negative("sigma", sigma)?;
+    finite("y", y)?;
+    Ok(())
+}
+
+/// `LogEI(μ, σ; y) = ln EI(μ, σ; y)` (MATH.md, "Expected improvement").
+///
+/// # Domain
+/// As [`crate::ei`]. Finite wherever `EI > 0`, also far below f64's range (`ln h(z) ≈ -z²/2`);
+/// exactly `-inf` (value, lower and upper) where `EI = 0` (`σ = 0`, `y ≤ μ`).
+///
+/// # Accuracy
+/// Certified enclosure, `value` correctly rounded; against mpmath in `tests/mpmath_data.rs`.
+pub fn log_ei(mu: f64, sigma: f64, y: f64) -> Result<Certified, Error> {
+    log_ei_with(mu, sigma, y, &Accuracy::default())
+}
+
+/// [`log_ei`] with an explicit precision policy.
+pub fn log_ei_with(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Result<Certified, Error> {
+    check_ei_args(mu, sigma, y)?;
+    log_ei_core("log_ei", mu, sigma, y, None, acc)
+}
+
+/// `ln h(z)`; equals `LogEI(0, 1; z)`. Finite for every finite `z`.
+pub fn ln_h(z: f64) -> Result<Certified, Error> {
+    ln_h_with(z, &Accuracy::default())
+}
+
+/// [`ln_h`] with an explicit precision policy.
+pub fn ln_h_with(z: f64, acc: &Accuracy) -> Result<Certified, Error> {
+    finite("z", z)?;
+    log_ei_core("ln_h", 0.0, 1.0, z, None, acc)
+}
+
+/// `LogEIPC(μ, σ, y, c) = ln EI(μ, σ; y) - ln c` [stopping paper, eq. 4].
+///
+/// # Domain
+/// As [`log_ei`], and `cost > 0` finite. `-inf` where `EI = 0`. With `σ = 0` and `y - μ = c`
+/// the result is exactly `0`.
+///
+/// # Accuracy
+/// Certified enclosure, `value` correctly rounded; against mpmath in `tests/mpmath_data.rs`.
+pub fn log_eipc(mu: f64, sigma: f64, y: f64, cost: f64) -> Result<Certified, Error> {
+    log_eipc_with(mu, sigma, y, cost, &Accuracy::default())
+}
+
+/// [`log_eipc`] with an explicit precision policy.
+pub fn log_eipc_with(
+    mu: f64,
+    sigma: f64,
+    y: f64,
+    cost: f64,
+    acc: &Accuracy,
+) -> Result<Certified, Error> {
+    check_ei_args(mu, sigma, y)?;
+    positive("cost", cost)?;
+    log_ei_core(
+        "log_eipc",
+        mu,
+        sigma,
+        y,
+        Some(LnCost::Exact(exact(cost))),
+        acc,
+    )
+}
+
+/// LogEIPC-inv: `ln EI - ln c̃` with `c̃ = E[1/c]⁻¹ = exp(m - s²/2)` for `ln c ~ N(m, s²)`
+/// [stopping paper, eq. 13]. `ln c̃ = m - s²/2` is enclosed directly, never rounded to f64.
+///
+/// # Domain
+/// As [`log_ei`]; `m` finite, `s ≥ 0` finite.
+pub fn log_eipc_inv(mu: f64, sigma: f64, y: f64, m: f64, s: f64) -> Result<Certified, Error> {
+    log_eipc_inv_with(mu, sigma, y, m, s, &Accuracy::default())
+}
+
+/// [`log_eipc_inv`] with an explicit precision policy.
+pub fn log_eipc_inv_with(
+    mu: f64,
+    sigma: f64,
+    y: f64,
+    m: f64,
+    s: f64,
+    acc: &Accuracy,
+) -> Result<Certified, Error> {
+    check_ei_args(mu, sigma, y)?;
+    finite("m", m)?;
+    non_negative("s", s)?;
+    log_ei_core(
+        "log_eipc_inv",
+        mu,
+        sigma,
+        y,
+        Some(LnCost::LogNormal { m, s, sign: -1 }),
+        acc,
+    )
+}
+
+/// LogEIPC-exp: `ln EI - ln E[c]`, `E[c] = exp(m + s²/2)` for `ln c ~ N(m, s²)`
+/// [stopping paper, eq. 14]. The form for which the stopping rule matches PBGI.
+///
+/// # Domain
+/// As [`log_ei`]; `m` finite, `s ≥ 0` finite.
+pub fn log_eipc_exp(mu: f64, sigma: f64, y: f64, m: f64, s: f64) -> Result<Certified, Error> {
+    log_eipc_exp_with(mu, sigma, y, m, s, &Accuracy::default())
+}
+
+/// [`log_eipc_exp`] with an explicit precision policy.
+pub fn log_eipc_exp_with(
+    mu: f64,
+    sigma: f64,
+    y: f64,
+    m: f64,
+    s: f64,
+    acc: &Accuracy,
+) -> Result<Certified, Error> {
+    check_ei_args(mu, sigma, y)?;
+    finite("m", m)?;
+    non_negative("s", s)?;
+    log_ei_core(
+        "log_eipc_exp",
+        mu,
+        sigma,
+        y,
+        Some(LnCost::LogNormal { m, s, sign: 1 }),
+        acc,
+    )
+}

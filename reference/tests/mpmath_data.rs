@@ -1,0 +1,103 @@
+//! Source of truth: independent values computed by mpmath at 90 digits
+//! (`tests/data/mpmath_values.py`, output checked in as `tests/data/mpmath_values.csv`).
+//!
+//! For every row: `value` must be the f64 nearest to mpmath's value (0 ULP), and mpmath's value
+//! must lie in `[lower, upper]` (up to the 60-digit decimal's own rounding, relative 1e-58).
+
+use pbgi_reference::{ei, h, ln_h, log_ei, log_eipc, pbgi, Certified, Float};
+use rug::float::Round;
+
+const DATA: &str = include_str!("data/mpmath_values.csv");
+
+/// The decimal as an enclosure `[d - |d|·1e-58, d + |d|·1e-58]` at 400 bits, rounded outward.
+fn decimal_enclosure(s: &str) -> (Float, Float) {
+    let parsed = Float::parse(s).unwrap_or_else(|e| panic!("bad decimal {s}: {e}"));
+    let d = Float::with_val_round(400, parsed, Round::Down).0;
+    let slack = Float::with_val_round(400, Float::parse("1e-58").unwrap(), Round::Up).0;
+    let abs = Float::with_val(400, d.abs_ref());
+    let delta = Float::with_val_round(400, &abs * &slack, Round::Up).0;
+    // One more ulp at 400 bits covers the parse rounding.
+    let delta = Float::with_val_round(400, &delta + &(abs >> 380u32), Round::Up).0;
+    let lo = Float::with_val_round(400, &d - &delta, Round::Down).0;
+    let hi = Float::with_val_round(400, &d + &delta, Round::Up).0;
+    (lo, hi)
+}
+
+fn ulp_distance(a: f64, b: f64) -> u64 {
+    let key = |x: f64| {
+        let bits = x.to_bits() as i64;
+        if bits < 0 {
+            -(bits & i64::MAX)
+        } else {
+            bits
+        }
+    };
+    key(a).abs_diff(key(b))
+}
+
+#[test]
+fn reference_matches_mpmath_exactly() {
+    let mut rows = 0;
+    let mut failures = Vec::new();
+    for line in DATA.lines().skip(1) {
+        let cols: Vec<&str> = line.split(',').collect();
+        let num = |i: usize| cols[i].parse::<f64>().unwrap();
+        let got: Certified = match cols[0] {
+            "h" => h(num(1)),
+            "ln_h" => ln_h(num(1)),
+            "ei" => ei(num(1), num(2), num(3)),
+            "log_ei" => log_ei(num(1), num(2), num(3)),
+            "pbgi" => pbgi(num(1), num(2), num(3)),
+            "log_eipc" => log_eipc(num(1), num(2), num(3), num(4)),
+            other => panic!("unknown function {other}"),
+        }
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+        rows += 1;
+        let expected = cols[5];
+        if expected == "-inf" {
+            if !(got.value == f64::NEG_INFINITY
+                && got.lower == f64::NEG_INFINITY
+                && got.upper == f64::NEG_INFINITY)
+            {
+                failures.push(format!(
+                    "{line}: got {} [{}, {}]",
+                    got.value,
+                    got.lower_decimal(20),
+                    got.upper_decimal(20)
+                ));
+            }
+            continue;
+        }
+        let (lo, hi) = decimal_enclosure(expected);
+        let (nearest_lo, nearest_hi) = (lo.to_f64(), hi.to_f64());
+        assert_eq!(
+            nearest_lo, nearest_hi,
+            "{line}: mpmath's decimal does not decide the rounding"
+        );
+        if got.value != nearest_lo
+            || got.value.is_sign_negative() != nearest_lo.is_sign_negative() && got.value != 0.0
+        {
+            failures.push(format!(
+                "{line}: value {:e} ({:#x}) vs nearest {:e}: {} ULP",
+                got.value,
+                got.value.to_bits(),
+                nearest_lo,
+                ulp_distance(got.value, nearest_lo)
+            ));
+        }
+        if got.upper < lo || got.lower > hi {
+            failures.push(format!(
+                "{line}: mpmath outside [{}, {}]",
+                got.lower_decimal(40),
+                got.upper_decimal(40)
+            ));
+        }
+    }
+    assert!(rows > 400, "only {rows} rows");
+    assert!(
+        failures.is_empty(),
+        "{} of {rows} rows fail:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
