@@ -330,6 +330,16 @@ pub fn format_shortest(x: f64) -> String {
     }
 }
 
+/// `field` as a CSV field: quoted (with `"` doubled) when it contains a comma, a quote or a line
+/// end, as is otherwise.
+pub fn quote_field(field: &str) -> String {
+    if field.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_string()
+    }
+}
+
 /// `x`'s IEEE-754 bit pattern as `0x` and 16 hex digits (what fixture files and failure
 /// messages print, so that an input can be reproduced exactly).
 pub fn format_hex_bits(x: f64) -> String {
@@ -455,5 +465,7 @@ mod tests {
         assert_eq!(format_shortest(1e-300), "1e-300");
         assert_eq!(format_shortest(f64::NEG_INFINITY), "-inf");
         assert_eq!(format_hex_bits(1.0), "0x3ff0000000000000");
+        assert_eq!(quote_field("a, \"b\""), "\"a, \"\"b\"\"\"");
+        assert_eq!(quote_field("plain"), "plain");
     }
 }

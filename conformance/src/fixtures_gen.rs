@@ -9,14 +9,13 @@
 //! [`crate::inputs`]: `pbgi fixtures --write` regenerates them, `pbgi fixtures --verify` (and the
 //! test `conformance/tests/fixtures.rs`) fails when the checked-in files differ from what the
 //! reference produces now.
-use crate::csv_io::{format_hex_bits, format_shortest};
+use crate::csv_io::{format_hex_bits, format_shortest, quote_field};
 use crate::decimal::{self, DIGITS};
 use crate::function::Function;
 use crate::inputs;
 use crate::oracle;
 use pbgi_reference::{Accuracy, Certified};
 use rayon::prelude::*;
-use rug::float::Round;
 use std::path::Path;
 
 /// Relative tightness asked of the reference's enclosures, bits (≈ 48 decimal digits, so that
@@ -48,14 +47,9 @@ fn definition(function: Function) -> &'static str {
 }
 
 /// The exact value rounded to nearest at `DIGITS` significant digits, or more digits when the
-/// enclosure straddles a rounding boundary at fewer (rounding is monotone, so equal roundings of
-/// both ends are the rounding of every point between them). `None` if 60 digits do not settle it.
+/// enclosure straddles a rounding boundary at fewer. `None` if 60 digits do not settle it.
 fn settled_exact(certified: &Certified) -> Option<String> {
-    (DIGITS..=60).find_map(|digits| {
-        let low = decimal::directed(&certified.lower, digits, Round::Nearest);
-        let high = decimal::directed(&certified.upper, digits, Round::Nearest);
-        (low == high).then_some(low)
-    })
+    (DIGITS..=60).find_map(|digits| decimal::settled_nearest(certified, digits))
 }
 
 /// The content `fixtures/<function>.csv` must have.
@@ -66,18 +60,21 @@ pub fn generate(function: Function) -> Result<String, String> {
         enclosure_bits: ENCLOSURE_BITS,
         ..Accuracy::default()
     };
-    let rows: Vec<String> = cases
+    // A row is the CSV line, or (for an input the reference cannot answer) a comment saying so.
+    let rows: Vec<Result<String, String>> = cases
         .par_iter()
         .map(|case| {
-            let certified = oracle::reference_with(function, &case.args, &accuracy)
-                .map_err(|e| {
-                    format!(
-                        "reference failed on {} {:?}: {}",
-                        function.cli_name(),
-                        case.args,
-                        oracle::describe_reference_error(&e).1
-                    )
-                })?;
+            let certified = match oracle::reference_with(function, &case.args, &accuracy) {
+                Ok(certified) => certified,
+                Err(e) => {
+                    return Ok(Err(format!(
+                        "# omitted, the reference gave no consistent answer: {} [{}]: {}",
+                        crate::cross_check::describe_args(function, &case.args),
+                        case.stratum,
+                        e.message
+                    )))
+                }
+            };
             let exact = settled_exact(&certified).ok_or_else(|| {
                 format!(
                     "{} {:?}: the enclosure does not settle 60 digits",
@@ -89,8 +86,8 @@ pub fn generate(function: Function) -> Result<String, String> {
             fields.push(exact);
             fields.push(format_shortest(certified.value));
             fields.push(format_hex_bits(certified.value));
-            fields.push(case.stratum.to_string());
-            Ok(fields.join(","))
+            fields.push(quote_field(case.stratum));
+            Ok(Ok(fields.join(",")))
         })
         .collect::<Result<_, String>>()?;
     let mut out = String::new();
@@ -112,10 +109,14 @@ pub fn generate(function: Function) -> Result<String, String> {
          # values of the printed shortest decimals.\n",
         inputs::SEED
     ));
+    for omitted in rows.iter().filter_map(|r| r.as_ref().err()) {
+        out.push_str(omitted);
+        out.push('\n');
+    }
     out.push_str(&function.input_columns().join(","));
     out.push_str(",exact,value,value_hex,stratum\n");
-    for row in rows {
-        out.push_str(&row);
+    for row in rows.iter().filter_map(|r| r.as_ref().ok()) {
+        out.push_str(row);
         out.push('\n');
     }
     Ok(out)

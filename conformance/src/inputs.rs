@@ -288,7 +288,9 @@ pub fn cases(function: Function, per_stratum: usize) -> Vec<Case> {
 pub fn named_cases(function: Function) -> Vec<Case> {
     let stratum = "named points";
     let points: &[&[f64]] = match function {
-        Function::H | Function::LnH => &[&[0.0], &[1.0], &[-1.0], &[-38.5], &[-1e5], &[1e8], &[-1e8]],
+        Function::H | Function::LnH => {
+            &[&[0.0], &[1.0], &[-1.0], &[-38.5], &[-1e5], &[1e8], &[-1e8]]
+        }
         Function::Ei | Function::LogEi => &[
             &[0.0, 1.0, 0.0],
             &[0.0, 1.0, 1.0],

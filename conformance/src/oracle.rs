@@ -11,9 +11,67 @@ pub enum Engine {
     Fast,
 }
 
+/// Why the oracle has no answer for a row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OracleError {
+    /// The argument (CSV column) at fault, when the reference names one.
+    pub column: Option<String>,
+    /// What happened.
+    pub message: String,
+}
+
 /// The reference's certified result for `function` at `args` ([`Function::input_columns`]
-/// order), at the reference's default accuracy.
-pub fn reference(function: Function, args: &[f64]) -> Result<Certified, pbgi_reference::Error> {
+/// order), at the reference's default accuracy, checked for self-consistency: both ends of the
+/// enclosure must round to `value` (the reference's own stopping criterion), so a wrong `value`
+/// is an error here instead of a silently wrong answer.
+pub fn reference(function: Function, args: &[f64]) -> Result<Certified, OracleError> {
+    consistent(function, args, reference_unchecked(function, args))
+}
+
+/// As [`reference`], with an explicit accuracy policy (the fixtures ask for tight enclosures).
+pub fn reference_with(
+    function: Function,
+    args: &[f64],
+    accuracy: &Accuracy,
+) -> Result<Certified, OracleError> {
+    consistent(
+        function,
+        args,
+        reference_with_unchecked(function, args, accuracy),
+    )
+}
+
+fn consistent(
+    function: Function,
+    args: &[f64],
+    result: Result<Certified, pbgi_reference::Error>,
+) -> Result<Certified, OracleError> {
+    let certified = result.map_err(|e| {
+        let (column, message) = describe_reference_error(&e);
+        OracleError { column, message }
+    })?;
+    let (low, high) = (certified.lower.to_f64(), certified.upper.to_f64());
+    if low != certified.value || high != certified.value {
+        return Err(OracleError {
+            column: None,
+            message: format!(
+                "pbgi-reference inconsistency: {} at {:?} returned value {:e} but its enclosure \
+                 [{}, {}] rounds to [{low:e}, {high:e}]",
+                function.cli_name(),
+                args,
+                certified.value,
+                certified.lower_decimal(20),
+                certified.upper_decimal(20)
+            ),
+        });
+    }
+    Ok(certified)
+}
+
+fn reference_unchecked(
+    function: Function,
+    args: &[f64],
+) -> Result<Certified, pbgi_reference::Error> {
     match function {
         Function::H => pbgi_reference::h(args[0]),
         Function::LnH => pbgi_reference::ln_h(args[0]),
@@ -24,8 +82,7 @@ pub fn reference(function: Function, args: &[f64]) -> Result<Certified, pbgi_ref
     }
 }
 
-/// As [`reference`], with an explicit accuracy policy (the fixtures ask for tight enclosures).
-pub fn reference_with(
+fn reference_with_unchecked(
     function: Function,
     args: &[f64],
     accuracy: &Accuracy,
@@ -54,17 +111,14 @@ pub fn fast(function: Function, args: &[f64]) -> f64 {
     }
 }
 
-/// A reference error as a sentence for users (the argument names are the CSV column names).
-pub fn describe_reference_error(error: &pbgi_reference::Error) -> (Option<String>, String) {
+/// A reference error as the column it concerns (if one) and a sentence for users.
+fn describe_reference_error(error: &pbgi_reference::Error) -> (Option<String>, String) {
     match error {
         pbgi_reference::Error::InvalidInput {
             name,
             value,
             reason,
         } => (Some(name.to_string()), format!("{reason} (got {value})")),
-        pbgi_reference::Error::PrecisionExhausted { function, max_bits } => (
-            None,
-            format!("the reference could not certify {function} within {max_bits} bits"),
-        ),
+        other => (None, other.to_string()),
     }
 }

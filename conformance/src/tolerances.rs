@@ -22,33 +22,86 @@ pub fn fast_tolerance(function: Function, region: Region) -> Tolerance {
     use Function::*;
     use Region::*;
     match (function, region) {
-        (Ei | LogEi | LogEipc | Pbgi, SigmaZero) => Tolerance {
+        (Ei, SigmaZero) => Tolerance {
             max_ulp: 0.0,
-            reason: "sigma = 0 is one correctly rounded operation: max(y - mu, 0), its ln, or mu + cost",
+            reason: "sigma = 0: EI = max(y - mu, 0) is one correctly rounded subtraction",
+        },
+        (Pbgi, SigmaZero) => Tolerance {
+            max_ulp: 0.0,
+            reason: "sigma = 0: g = mu + cost is one correctly rounded addition",
         },
         (H, _) => Tolerance {
             max_ulp: 4.0,
-            reason: "pbgi_fast::h documents <= 4 ULP on the whole line",
+            reason: "pbgi_fast::h documents <= 4 ulp over the whole domain",
         },
         (LnH, _) => Tolerance {
             max_ulp: 4.0,
-            reason: "pbgi_fast::ln_h documents <= 4 ULP (of max(|ln h|, 1))",
+            reason: "pbgi_fast::ln_h documents <= 4 ulp of the result, or of 1 where |ln h| < 1",
         },
         (Ei, _) => Tolerance {
-            max_ulp: 6.0,
-            reason: "pbgi_fast::ei = sigma*h(z): h's 4 ULP, the product's rounding, and z's rounding amplified by h'/h*z",
+            max_ulp: 4.0,
+            reason: "pbgi_fast::ei documents <= 4 ulp for |z| <= 1e8, sigma in [1e-300, 1e300]",
         },
         (LogEi, _) => Tolerance {
-            max_ulp: 6.0,
-            reason: "pbgi_fast::log_ei = ln sigma + ln h(z): ln h's 4 ULP plus the sum's rounding",
-        },
-        (LogEipc, _) => Tolerance {
-            max_ulp: 6.0,
-            reason: "pbgi_fast::log_eipc = log_ei - ln cost, measured at the larger term's scale",
+            max_ulp: 4.0,
+            reason: "pbgi_fast::log_ei documents <= 4 ulp of the result, or of 1 where |LogEI| < 1",
         },
         (Pbgi, _) => Tolerance {
             max_ulp: 4.0,
-            reason: "pbgi_fast::pbgi documents <= 4 ULP of |mu| + sigma*|u|",
+            reason: "pbgi_fast::pbgi documents <= 4 ulp of |mu| + sigma*|u|",
+        },
+        (LogEipc, _) => Tolerance {
+            max_ulp: 8.0,
+            reason: "pbgi_fast::log_eipc documents 4*2^-52 + 4 ulp of the result (ratio form) or \
+                     4 ulp of max(|LogEI|, |ln c|) <= 8 ulp of max(|result|, |ln c|) (difference form)",
         },
     }
+}
+
+/// A class of inputs on which `pbgi-reference` currently gives no (consistent) answer: an
+/// expected failure with its reason (libm-test style). The conformance test fails on any other
+/// reference failure, and on a class that no longer occurs (then the entry must go).
+#[derive(Clone, Copy, Debug)]
+pub struct KnownReferenceFailure {
+    /// The function.
+    pub function: Function,
+    /// A substring of the failure message that identifies the class.
+    pub message_contains: &'static str,
+    /// What goes wrong, and why.
+    pub reason: &'static str,
+}
+
+/// The known reference failures on the conformance input sets (measured 2026-11-22; reported
+/// to the reference's owner).
+pub const KNOWN_REFERENCE_FAILURES: &[KnownReferenceFailure] = &[
+    KnownReferenceFailure {
+        function: Function::Ei,
+        message_contains: "not certified within",
+        reason: "exact-midpoint case: for z >~ 20, EI = (y - mu) + sigma*(h(z) - z) where y - mu \
+                 (exact, up to 106 bits) can lie exactly halfway between two f64 values and the \
+                 positive tail is below 2^-8192 relative; the Ziv loop never separates the \
+                 enclosure from the midpoint. The rounding is decided by the tail's sign (up), \
+                 which the reference does not use yet. (The same happens for PBGI with \
+                 cost/sigma >~ 20, where mu + cost can be a midpoint: seen with \
+                 `pbgi conformance --per-stratum 200`, not in the default set.)",
+    },
+    KnownReferenceFailure {
+        function: Function::Pbgi,
+        message_contains: "pbgi-reference inconsistency",
+        reason: "pbgi_reference::pbgi returns a `value` outside its own enclosure (e.g. mu = \
+                 0.29990627565596384, sigma = 21.722612141264925, cost = 7.632638329906994: \
+                 value -12.628..., enclosure and pbgi_fast both -1.8519...); seen for u in about \
+                 [-1.5, 0.5] with sigma >~ 1. The enclosure agrees with pbgi-fast; the f64 stage of \
+                 the bisection returns the wrong double.",
+    },
+];
+
+/// The known class that `message` for `function` belongs to, if any.
+pub fn known_reference_failure(
+    function: Function,
+    message: &str,
+) -> Option<&'static KnownReferenceFailure> {
+    KNOWN_REFERENCE_FAILURES
+        .iter()
+        .find(|k| k.function == function && message.contains(k.message_contains))
 }

@@ -46,11 +46,17 @@ fn errors_are_counted_in_ulps_and_the_bound_decides_the_exit_status() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report = text(&out.stdout);
     assert!(report.contains("3 rows graded"), "{report}");
-    assert!(report.contains("ULP error: max 3, median 0, 99th percentile 3"), "{report}");
+    assert!(
+        report.contains("ULP error: max 3, median 0, 99th percentile 3"),
+        "{report}"
+    );
     assert!(report.contains("-0.5 <= z <= 0.5"), "{report}");
     assert!(report.contains("0.5 < z <= 1e4"), "{report}");
     assert!(report.contains("sigma = 0"), "{report}");
-    assert!(report.contains("y=1 (0x3ff0000000000000)"), "worst row in hex: {report}");
+    assert!(
+        report.contains("y=1 (0x3ff0000000000000)"),
+        "worst row in hex: {report}"
+    );
 
     let out = check(&["ei", path, "--max-ulp", "2"]);
     assert_eq!(out.status.code(), Some(1));
@@ -67,11 +73,18 @@ fn pbgi_is_graded_at_the_scale_of_mu_and_the_offset() {
     let g = -0.9023463475100345f64;
     let file = write_temp(
         "pbgi.csv",
-        &format!("mu,sigma,cost,value\n0,1,0.1,{:e}\n", f64::from_bits(g.to_bits() + 2)),
+        &format!(
+            "mu,sigma,cost,value\n0,1,0.1,{:e}\n",
+            f64::from_bits(g.to_bits() + 2)
+        ),
     );
     let out = check(&["pbgi", file.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).contains("ULP error: max 2,"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("ULP error: max 2,"),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 #[test]
@@ -81,7 +94,10 @@ fn nan_and_wrong_infinities_score_infinite_error() {
     assert_eq!(out.status.code(), Some(1));
     let report = text(&out.stdout);
     assert!(report.contains("ULP error: max inf"), "{report}");
-    assert!(report.contains("FAILED (1 of 2 rows above the bound)"), "{report}");
+    assert!(
+        report.contains("FAILED (1 of 2 rows above the bound)"),
+        "{report}"
+    );
 }
 
 #[test]

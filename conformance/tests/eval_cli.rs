@@ -11,13 +11,17 @@ fn pbgi(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("pbgi runs");
-    child
-        .stdin
-        .take()
-        .expect("piped")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("pbgi finishes")
+    // Feed stdin from another thread: a large input would otherwise deadlock against the
+    // output pipe filling up.
+    let mut pipe = child.stdin.take().expect("piped");
+    let input = stdin.to_string();
+    let feeder = std::thread::spawn(move || {
+        // The child may stop reading early (on a bad row); a broken pipe is fine then.
+        let _ = pipe.write_all(input.as_bytes());
+    });
+    let output = child.wait_with_output().expect("pbgi finishes");
+    feeder.join().expect("feeder thread");
+    output
 }
 
 fn stdout(output: &Output) -> String {
@@ -34,6 +38,12 @@ fn rows(output: &Output) -> Vec<Vec<String>> {
         .lines()
         .map(|l| l.split(',').map(str::to_string).collect())
         .collect()
+}
+
+/// Whether the decimal `printed` is the f64 nearest to the decimal `expected` (MATH.md prints
+/// 17 significant digits, not always the shortest round-trip form).
+fn same_f64(printed: &str, expected: &str) -> bool {
+    printed.parse::<f64>().unwrap().to_bits() == expected.parse::<f64>().unwrap().to_bits()
 }
 
 /// Checks `lower ≤ value ≤ upper` (decimal strings parsed to f64: rounding is monotone, so
@@ -55,7 +65,11 @@ fn assert_enclosed(row: &[String], irrational: bool) {
         };
         assert!(digits(&row[n - 2]) >= 38, "lower has 40 digits: {row:?}");
         assert!(digits(&row[n - 1]) >= 38, "upper has 40 digits: {row:?}");
-        assert_ne!(row[n - 2], row[n - 1], "an irrational value has a proper enclosure");
+        assert_ne!(
+            row[n - 2],
+            row[n - 1],
+            "an irrational value has a proper enclosure"
+        );
     }
 }
 
@@ -63,49 +77,77 @@ fn assert_enclosed(row: &[String], irrational: bool) {
 fn ei_gives_math_md_sanity_values_with_enclosures() {
     let out = pbgi(&["eval", "ei"], "mu,sigma,y\n0,1,0\n0,1,1\n1,0,3\n1,0,-3\n");
     assert!(out.status.success(), "{}", stderr(&out));
-    let rows = rows(&out);
-    assert_eq!(rows[0], ["mu", "sigma", "y", "value", "lower", "upper"]);
-    assert_eq!(rows[1][3], "0.3989422804014327");
-    assert_eq!(rows[2][3], "1.0833154705876863");
+    let table = rows(&out);
+    assert_eq!(table[0], ["mu", "sigma", "y", "value", "lower", "upper"]);
+    assert!(
+        same_f64(&table[1][3], "0.3989422804014327"),
+        "{:?}",
+        table[1]
+    );
+    assert!(
+        same_f64(&table[2][3], "1.0833154705876863"),
+        "{:?}",
+        table[2]
+    );
     // sigma = 0: EI = max(y - mu, 0), exact.
-    assert_eq!(rows[3][3..], ["2", "2", "2"]);
-    assert_eq!(rows[4][3..], ["0", "0", "0"]);
-    assert_enclosed(&rows[1], true);
-    assert_enclosed(&rows[2], true);
+    assert_eq!(table[3][3..], ["2", "2", "2"]);
+    assert_eq!(table[4][3..], ["0", "0", "0"]);
+    assert_enclosed(&table[1], true);
+    assert_enclosed(&table[2], true);
 }
 
 #[test]
 fn pbgi_gives_math_md_sanity_values() {
-    let out = pbgi(&["eval", "pbgi"], "mu,sigma,cost\n0,1,1e-4\n0,1,0.1\n1,0,0.5\n");
+    let out = pbgi(
+        &["eval", "pbgi"],
+        "mu,sigma,cost\n0,1,1e-4\n0,1,0.1\n1,0,0.5\n",
+    );
     assert!(out.status.success(), "{}", stderr(&out));
-    let rows = rows(&out);
-    assert_eq!(rows[0], ["mu", "sigma", "cost", "value", "lower", "upper"]);
-    assert_eq!(rows[1][3], "-3.3630153259270825");
-    assert_eq!(rows[2][3], "-0.9023463475100345");
+    let table = rows(&out);
+    assert_eq!(table[0], ["mu", "sigma", "cost", "value", "lower", "upper"]);
+    assert!(
+        same_f64(&table[1][3], "-3.3630153259270825"),
+        "{:?}",
+        table[1]
+    );
+    assert!(
+        same_f64(&table[2][3], "-0.9023463475100345"),
+        "{:?}",
+        table[2]
+    );
     // sigma = 0: g = mu + cost.
-    assert_eq!(rows[3][3..], ["1.5", "1.5", "1.5"]);
-    assert_enclosed(&rows[1], true);
-    assert_enclosed(&rows[2], true);
+    assert_eq!(table[3][3..], ["1.5", "1.5", "1.5"]);
+    assert_enclosed(&table[1], true);
+    assert_enclosed(&table[2], true);
 }
+
+/// `-ln √(2π)` to 38 digits (the classical constant of Stirling's series, not computed here).
+const LN_PHI_0: &str = "-0.91893853320467274178032973640561763986";
 
 #[test]
 fn log_ei_and_log_eipc_closed_forms() {
-    // ln EI(0,1;0) = ln φ(0) = -ln √(2π) = -0.91893853320467274178...
+    // ln EI(0,1;0) = ln φ(0) = -ln √(2π) = -0.91893853320467274178032973640561763986...
     let out = pbgi(&["eval", "log-ei"], "mu,sigma,y\n0,1,0\n2,0,1\n");
     assert!(out.status.success(), "{}", stderr(&out));
-    let rows = rows(&out);
-    assert_eq!(rows[1][3], "-0.9189385332046727");
-    assert_enclosed(&rows[1], true);
+    let table = rows(&out);
+    assert!(same_f64(&table[1][3], LN_PHI_0), "{:?}", table[1]);
+    assert_enclosed(&table[1], true);
     // sigma = 0 and y below mu: EI = 0, LogEI = -inf.
-    assert_eq!(rows[2][3..], ["-inf", "-inf", "-inf"]);
+    assert_eq!(table[2][3..], ["-inf", "-inf", "-inf"]);
 
-    let out = pbgi(&["eval", "log-eipc"], "mu,sigma,y,cost\n0,1,0,1\n1,0,1.5,0.5\n");
+    let out = pbgi(
+        &["eval", "log-eipc"],
+        "mu,sigma,y,cost\n0,1,0,1\n1,0,1.5,0.5\n",
+    );
     assert!(out.status.success(), "{}", stderr(&out));
-    let rows = rows(&out);
-    assert_eq!(rows[0], ["mu", "sigma", "y", "cost", "value", "lower", "upper"]);
-    assert_eq!(rows[1][4], "-0.9189385332046727");
+    let table = rows(&out);
+    assert_eq!(
+        table[0],
+        ["mu", "sigma", "y", "cost", "value", "lower", "upper"]
+    );
+    assert!(same_f64(&table[1][4], LN_PHI_0), "{:?}", table[1]);
     // An exact tie: EI = 0.5 = cost.
-    assert_eq!(rows[2][4..], ["0", "0", "0"]);
+    assert_eq!(table[2][4..], ["0", "0", "0"]);
 }
 
 #[test]
@@ -120,20 +162,26 @@ fn columns_in_any_order_and_extra_columns_pass_through() {
     assert_eq!(lines.next(), Some("id,y,note,sigma,mu,value,lower,upper"));
     let row = lines.next().unwrap();
     assert!(
-        row.starts_with("7,1,\"a, quoted \"\"note\"\"\",1,0,1.0833154705876863,"),
+        row.starts_with("7,1,\"a, quoted \"\"note\"\"\",1,0,1.0833154705876864,"),
         "{row}"
     );
 }
 
 #[test]
 fn fast_engine_writes_value_only() {
-    let out = pbgi(&["eval", "ei", "--engine", "fast"], "mu,sigma,y\n0,1,0\n1,0,3\n");
+    let out = pbgi(
+        &["eval", "ei", "--engine", "fast"],
+        "mu,sigma,y\n0,1,0\n1,0,3\n",
+    );
     assert!(out.status.success(), "{}", stderr(&out));
-    let rows = rows(&out);
-    assert_eq!(rows[0], ["mu", "sigma", "y", "value"]);
-    let value: f64 = rows[1][3].parse().unwrap();
-    assert!((value - 0.3989422804014327).abs() <= 4.0 * f64::EPSILON, "{value}");
-    assert_eq!(rows[2][3], "2");
+    let table = rows(&out);
+    assert_eq!(table[0], ["mu", "sigma", "y", "value"]);
+    let value: f64 = table[1][3].parse().unwrap();
+    assert!(
+        (value - 0.3989422804014327).abs() <= 4.0 * f64::EPSILON,
+        "{value}"
+    );
+    assert_eq!(table[2][3], "2");
 }
 
 /// Runs `pbgi eval function` on `input`, expects exit status 2 with exactly `message`, and the
@@ -144,7 +192,10 @@ fn assert_fails(function: &str, input: &str, message: &str, lines_written: usize
     assert_eq!(stderr(&out), format!("pbgi: error: {message}\n"));
     let text = stdout(&out);
     assert_eq!(text.lines().count(), lines_written, "{text}");
-    assert!(text.is_empty() || text.ends_with('\n'), "no half-written row: {text:?}");
+    assert!(
+        text.is_empty() || text.ends_with('\n'),
+        "no half-written row: {text:?}"
+    );
 }
 
 #[test]
@@ -231,7 +282,11 @@ fn header_problems_are_reported_before_any_output() {
 fn unknown_function_is_a_usage_error() {
     let out = pbgi(&["eval", "gittins"], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("invalid value 'gittins'"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("invalid value 'gittins'"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -239,7 +294,14 @@ fn example_prints_the_sanity_values() {
     let out = pbgi(&["eval", "--example"], "");
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    for value in ["0.3989422804014327", "1.0833154705876863", "-3.3630153259270825", "-0.9023463475100345"] {
+    // The shortest round-trip forms of MATH.md's values (MATH.md's 1.0833154705876863 is the
+    // same f64 as 1.0833154705876864).
+    for value in [
+        "0.3989422804014327",
+        "1.0833154705876864",
+        "-3.3630153259270825",
+        "-0.9023463475100345",
+    ] {
         assert!(text.contains(value), "{value} missing from\n{text}");
     }
 }

@@ -32,17 +32,29 @@ fn fast_is_within_its_bounds_on_every_fixture_row() {
     for function in Function::ALL {
         let path = fixture_dir().join(file_name(function));
         let file = std::fs::File::open(&path).expect("fixture file exists");
-        let mut reader = ArgumentReader::new(std::io::BufReader::new(file), function, &["value"], &[])
-            .expect("fixture header");
-        let hex_column = reader.headers().iter().position(|h| h == "value_hex").expect("value_hex column");
+        let mut reader =
+            ArgumentReader::new(std::io::BufReader::new(file), function, &["value"], &[])
+                .expect("fixture header");
+        let hex_column = reader
+            .headers()
+            .iter()
+            .position(|h| h == "value_hex")
+            .expect("value_hex column");
         let mut worst: Option<(f64, f64, Vec<f64>, f64, f64)> = None;
         let mut rows = 0;
         while let Some(row) = reader.next_row().expect("fixture row") {
             let value = row.extras[0];
-            assert_eq!(format_hex_bits(value), reader.record()[hex_column], "{} line {}: value and value_hex agree", path.display(), row.line);
+            assert_eq!(
+                format_hex_bits(value),
+                reader.record()[hex_column],
+                "{} line {}: value and value_hex agree",
+                path.display(),
+                row.line
+            );
             let fast = pbgi_conformance::oracle::fast(function, &row.args);
             let error = error_in_ulps(function, &row.args, fast, value);
-            let allowed = fast_tolerance(function, Region::of_row(function, &row.args, value)).max_ulp;
+            let allowed =
+                fast_tolerance(function, Region::of_row(function, &row.args, value)).max_ulp;
             let excess = error / allowed.max(f64::MIN_POSITIVE);
             if error > allowed && worst.as_ref().is_none_or(|w| excess > w.0) {
                 worst = Some((excess, error, row.args.clone(), fast, value));

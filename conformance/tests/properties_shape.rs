@@ -203,8 +203,14 @@ mod reference {
         fn ei_at_least_positive_part((mu, sigma, z) in grid_point(-40.0, 40.0)) {
             let y = mu + sigma * z;
             let ei = r(pbgi_reference::ei(mu, sigma, y));
-            // h(z) > max(z, 0) strictly; y − μ is exact on the grid.
-            prop_assert!(ei.lower > (y - mu).max(0.0));
+            let positive_part = (y - mu).max(0.0); // exact on the grid
+            // Rounding is monotone: EI ≥ y − μ gives RN(EI) ≥ RN(y − μ) = y − μ.
+            prop_assert!(ei.value >= positive_part);
+            // h(z) > max(z, 0) strictly; the gap φ(z)/z² (z > 0) is certifiable while it exceeds
+            // the enclosure's width (2^-100 relative), i.e. up to z ≈ 11.
+            if z <= 8.0 {
+                prop_assert!(ei.lower > positive_part);
+            }
         }
 
         #[test]
@@ -245,9 +251,11 @@ mod reference {
         #[test]
         fn pbgi_decreasing_in_sigma(
             (mu, sigma, _z) in grid_point(0.0, 0.0),
-            log2_ratio in -900i32..=20,
+            log2_ratio in -900i32..=0,
             bump in 1i32..=1024,
         ) {
+            // cost/σ ≤ 1 (u ≤ 0.35): there ∂g/∂σ = −φ(u)/Φ(u) ≤ −0.3, far above the enclosure
+            // width; for large u the change is below any fixed precision (φ(u) → 0).
             let cost = sigma * 2f64.powi(log2_ratio);
             let wider = sigma * (1.0 + f64::from(bump) / 1024.0);
             let (g1, g2) = (r(pbgi_reference::pbgi(mu, sigma, cost)), r(pbgi_reference::pbgi(mu, wider, cost)));
@@ -276,9 +284,10 @@ mod reference {
         #[test]
         fn pbgi_solves_ei_equals_cost(
             (mu, sigma, _z) in grid_point(0.0, 0.0),
-            log2_ratio in -900i32..=20,
+            log2_ratio in -900i32..=3,
         ) {
-            // EI is increasing in the threshold, so EI at the f64 just below the index is below
+            // cost/σ ≤ 8 (u ≤ 8): beyond, EI at the neighbouring f64 exceeds the cost by less
+            // than φ(u)/u², below the enclosure width. EI is increasing in the threshold, so EI at the f64 just below the index is below
             // the cost and EI at the f64 just above is above it: the index is pinned to one ULP.
             let cost = sigma * 2f64.powi(log2_ratio);
             let g = r(pbgi_reference::pbgi(mu, sigma, cost));

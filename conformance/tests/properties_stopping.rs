@@ -9,8 +9,9 @@
 mod common;
 
 use pbgi_conformance::function::Function;
+use pbgi_conformance::oracle;
 use pbgi_conformance::regions::Region;
-use pbgi_conformance::tolerances::fast_tolerance;
+use pbgi_conformance::tolerances::{fast_tolerance, known_reference_failure};
 use pbgi_conformance::ulp::ulp_of;
 use pbgi_reference::{Accuracy, Certified};
 use proptest::prelude::*;
@@ -52,11 +53,18 @@ fn step(x: f64, k: i32) -> f64 {
 }
 
 /// A candidate on a dyadic grid: `μ = j/64 ∈ [−10, 10]`, `σ = 0` (one in five) or `2^e`,
-/// `cost = 2^k·(1 + f/8)`.
+/// `cost = σ·2^k·(1 + f/8)` (`cost = 2^k·(1 + f/8)` when `σ = 0`) with `cost/σ ≤ 7.5`: beyond,
+/// `g = μ + cost − σ·(tiny)` comes within `φ(u)/u²` of an f64, closer than any fixed-precision
+/// enclosure separates (the order against such a `y*` is not decidable, only its rounding).
 fn candidate() -> impl Strategy<Value = (f64, f64, f64)> {
-    (-640i32..=640, -6i32..=6, 0u8..5, -30i32..=3, 0i32..8).prop_map(|(j, e, zero, k, f)| {
+    (-640i32..=640, -6i32..=6, 0u8..5, -30i32..=2, 0i32..8).prop_map(|(j, e, zero, k, f)| {
         let sigma = if zero == 0 { 0.0 } else { 2f64.powi(e) };
-        (f64::from(j) / 64.0, sigma, 2f64.powi(k) * (1.0 + f64::from(f) / 8.0))
+        let scale = if zero == 0 { 1.0 } else { sigma };
+        (
+            f64::from(j) / 64.0,
+            sigma,
+            scale * 2f64.powi(k) * (1.0 + f64::from(f) / 8.0),
+        )
     })
 }
 
@@ -72,14 +80,28 @@ fn fast_candidates(set: &[(f64, f64, f64)]) -> Vec<pbgi_fast::Candidate> {
         .collect()
 }
 
+/// The reference's answer, or `None` for an input in one of the known reference failure classes
+/// (`conformance/src/tolerances.rs`; the conformance table counts those); any other failure
+/// panics.
+fn known_or_certified(function: Function, args: &[f64]) -> Option<Certified> {
+    match oracle::reference_with(function, args, &tight()) {
+        Ok(certified) => Some(certified),
+        Err(e) if known_reference_failure(function, &e.message).is_some() => {
+            eprintln!("skipped (known reference failure): {}", e.message);
+            None
+        }
+        Err(e) => panic!("reference failed: {}", e.message),
+    }
+}
+
 /// The three set-level forms of the rule, each decided exactly by the reference:
-/// `(min g ≥ y*, all EI ≤ c, max LogEIPC ≤ 0)`.
-fn exact_forms(set: &[(f64, f64, f64)], y_best: f64) -> (bool, bool, bool) {
+/// `(min g ≥ y*, all EI ≤ c, max LogEIPC ≤ 0)`; `None` if the reference hits a known failure.
+fn exact_forms(set: &[(f64, f64, f64)], y_best: f64) -> Option<(bool, bool, bool)> {
     let mut forms = (true, true, true);
     for &(mu, sigma, cost) in set {
-        let g = certified(pbgi_reference::pbgi_with(mu, sigma, cost, &tight()));
-        let ei = certified(pbgi_reference::ei_with(mu, sigma, y_best, &tight()));
-        let log_eipc = certified(pbgi_reference::log_eipc_with(mu, sigma, y_best, cost, &tight()));
+        let g = known_or_certified(Function::Pbgi, &[mu, sigma, cost])?;
+        let ei = known_or_certified(Function::Ei, &[mu, sigma, y_best])?;
+        let log_eipc = known_or_certified(Function::LogEipc, &[mu, sigma, y_best, cost])?;
         let g_vs_y = compare(&g, y_best).expect("g vs y* decided");
         let ei_vs_c = compare(&ei, cost).expect("EI vs cost decided");
         let l_vs_0 = compare(&log_eipc, 0.0).expect("LogEIPC vs 0 decided");
@@ -87,7 +109,7 @@ fn exact_forms(set: &[(f64, f64, f64)], y_best: f64) -> (bool, bool, bool) {
         forms.1 &= ei_vs_c != Ordering::Greater;
         forms.2 &= l_vs_0 != Ordering::Greater;
     }
-    forms
+    Some(forms)
 }
 
 mod reference {
@@ -127,7 +149,9 @@ mod reference {
         ) {
             let (mu, sigma, cost) = set[pick % set.len()];
             let y_best = step(certified(pbgi_reference::pbgi(mu, sigma, cost)).value, k);
-            let (by_pbgi, by_ei, by_log_eipc) = exact_forms(&set, y_best);
+            let forms = exact_forms(&set, y_best);
+            prop_assume!(forms.is_some(), "known reference failure");
+            let (by_pbgi, by_ei, by_log_eipc) = forms.expect("assumed");
             prop_assert_eq!(by_pbgi, by_ei);
             prop_assert_eq!(by_pbgi, by_log_eipc);
             let decision = pbgi_reference::stop_decision(&reference_candidates(&set), y_best)
@@ -159,7 +183,7 @@ mod fast {
     use super::*;
 
     proptest! {
-        #![proptest_config(common::config(48))]
+        #![proptest_config(common::config(32))]
 
         /// Step 6: the fast rules agree with the exact decision except for a candidate within the
         /// documented band around a tie (the PBGI and LogEIPC bounds of the tolerance table).
@@ -171,7 +195,9 @@ mod fast {
         ) {
             let (mu, sigma, cost) = set[pick % set.len()];
             let y_best = step(pbgi_fast::pbgi(mu, sigma, cost), k);
-            let (exact, _, _) = exact_forms(&set, y_best);
+            let forms = exact_forms(&set, y_best);
+            prop_assume!(forms.is_some(), "known reference failure");
+            let (exact, _, _) = forms.expect("assumed");
             let candidates = fast_candidates(&set);
             let by_pbgi = pbgi_fast::stop_by_pbgi(&candidates, y_best);
             let by_log_eipc = pbgi_fast::stop_by_log_eipc(&candidates, y_best);
@@ -179,8 +205,8 @@ mod fast {
             let mut pbgi_distance = f64::INFINITY;
             let mut log_eipc_distance = f64::INFINITY;
             for &(mu, sigma, cost) in &set {
-                let g = certified(pbgi_reference::pbgi(mu, sigma, cost)).value;
-                let l = certified(pbgi_reference::log_eipc(mu, sigma, y_best, cost)).value;
+                let g = known_or_certified(Function::Pbgi, &[mu, sigma, cost]).expect("certified in exact_forms").value;
+                let l = known_or_certified(Function::LogEipc, &[mu, sigma, y_best, cost]).expect("certified in exact_forms").value;
                 pbgi_distance = pbgi_distance.min((g - y_best).abs() / ulp_of(mu.abs() + (g - mu).abs()));
                 log_eipc_distance = log_eipc_distance.min(l.abs() / ulp_of(l.abs().max(cost.ln().abs()).max(1.0)));
             }
@@ -214,8 +240,10 @@ mod fast {
 }
 
 /// The exact σ = 0 ties of Step 5: `y* = μ + c` exactly for the best candidate, so every form
-/// says "stop" (ties stop); one f64 above it every form says "continue". Checked in both crates
-/// (σ = 0 is exact in the fast crate too). Quickcheck shrinks the small integers well.
+/// says "stop" (ties stop); at `y* + 1/64` every form says "continue". Checked in both crates
+/// (σ = 0 on this grid is exact in the fast crate too: `y − μ` and `μ + c` are exact). One f64
+/// above the tie is not used for the fast crate: there `y − μ` rounds back to `c` (that is the
+/// band of Step 6). Quickcheck shrinks the small integers well.
 #[test]
 fn stop_rules_agree_at_exact_ties() {
     fn property(points: Vec<(i8, u8)>) -> bool {
@@ -231,10 +259,10 @@ fn stop_rules_agree_at_exact_ties() {
             .iter()
             .map(|&(mu, _, cost)| mu + cost)
             .fold(f64::INFINITY, f64::min);
-        [(tie, true), (tie.next_up(), false)]
+        [(tie, true), (tie + 1.0 / 64.0, false)]
             .into_iter()
             .all(|(y_best, expected)| {
-                let forms = exact_forms(&set, y_best);
+                let forms = exact_forms(&set, y_best).expect("sigma = 0 is always certified");
                 let reference = pbgi_reference::stop_decision(&reference_candidates(&set), y_best)
                     .expect("decides")
                     .stop;
@@ -259,9 +287,21 @@ fn inverse_expected_cost_form_is_not_equivalent() {
     let g = certified(pbgi_reference::pbgi_lognormal(mu, sigma, m, s));
     let inv = certified(pbgi_reference::log_eipc_inv(mu, sigma, y_best, m, s));
     let exp = certified(pbgi_reference::log_eipc_exp(mu, sigma, y_best, m, s));
-    assert_eq!(compare(&g, y_best), Some(Ordering::Greater), "PBGI (E[c]) says stop");
-    assert_eq!(compare(&exp, 0.0), Some(Ordering::Less), "LogEIPC-exp says stop");
-    assert_eq!(compare(&inv, 0.0), Some(Ordering::Greater), "LogEIPC-inv says continue");
+    assert_eq!(
+        compare(&g, y_best),
+        Some(Ordering::Greater),
+        "PBGI (E[c]) says stop"
+    );
+    assert_eq!(
+        compare(&exp, 0.0),
+        Some(Ordering::Less),
+        "LogEIPC-exp says stop"
+    );
+    assert_eq!(
+        compare(&inv, 0.0),
+        Some(Ordering::Greater),
+        "LogEIPC-inv says continue"
+    );
     // The same in the fast crate.
     assert!(pbgi_fast::pbgi_lognormal(mu, sigma, m, s) > y_best);
     assert!(pbgi_fast::log_eipc_inv(mu, sigma, y_best, m, s) > 0.0);
@@ -298,5 +338,8 @@ fn search_finds_an_inverse_cost_counterexample() {
             break;
         }
     }
-    assert!(confirmed >= 3, "found only {confirmed} certified counterexamples");
+    assert!(
+        confirmed >= 3,
+        "found only {confirmed} certified counterexamples"
+    );
 }

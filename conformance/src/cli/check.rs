@@ -94,12 +94,9 @@ pub fn grade(
     let mut by_region: BTreeMap<Region, ErrorSummary<u64>> = BTreeMap::new();
     let mut above = 0u64;
     while let Some(row) = reader.next_row().map_err(|e| e.to_string())? {
-        let certified = oracle::reference(function, &row.args).map_err(|e| {
-            let (column, reason) = oracle::describe_reference_error(&e);
-            match column {
-                Some(column) => format!("line {}, column `{column}`: {reason}", row.line),
-                None => format!("line {}: {reason}", row.line),
-            }
+        let certified = oracle::reference(function, &row.args).map_err(|e| match e.column {
+            Some(column) => format!("line {}, column `{column}`: {}", row.line, e.message),
+            None => format!("line {}: {}", row.line, e.message),
         })?;
         let theirs = row.extras[0];
         let error = error_in_ulps(function, &row.args, theirs, certified.value);
@@ -136,7 +133,13 @@ pub fn grade(
     );
     if !all.worst().is_empty() {
         let _ = writeln!(w, "\nworst rows:");
-        let mut table = vec![vec!["line".to_string(), "arguments (hex bits)".to_string(), "their value".to_string(), "oracle value".to_string(), "ULP error".to_string()]];
+        let mut table = vec![vec![
+            "line".to_string(),
+            "arguments (hex bits)".to_string(),
+            "their value".to_string(),
+            "oracle value".to_string(),
+            "ULP error".to_string(),
+        ]];
         for (error, row) in all.worst() {
             let arguments = function
                 .input_columns()
@@ -161,14 +164,23 @@ pub fn grade(
         _ => "z = (y - mu)/sigma",
     };
     let _ = writeln!(w, "\nby region of {z_name}:");
-    let mut table = vec![vec!["region".to_string(), "rows".to_string(), "max ULP".to_string(), "median ULP".to_string(), "worst line".to_string()]];
+    let mut table = vec![vec![
+        "region".to_string(),
+        "rows".to_string(),
+        "max ULP".to_string(),
+        "median ULP".to_string(),
+        "worst line".to_string(),
+    ]];
     for (region, summary) in &by_region {
         table.push(vec![
             region.label().to_string(),
             summary.count().to_string(),
             format_ulps(summary.max()),
             format_ulps(summary.median()),
-            summary.worst().first().map_or(String::new(), |(_, line)| line.to_string()),
+            summary
+                .worst()
+                .first()
+                .map_or(String::new(), |(_, line)| line.to_string()),
         ]);
     }
     w.push_str(&text_table::render(&table));
@@ -177,7 +189,11 @@ pub fn grade(
         let _ = if passed {
             writeln!(w, "\n--max-ulp {bound}: passed")
         } else {
-            writeln!(w, "\n--max-ulp {bound}: FAILED ({above} of {} rows above the bound)", all.count())
+            writeln!(
+                w,
+                "\n--max-ulp {bound}: FAILED ({above} of {} rows above the bound)",
+                all.count()
+            )
         };
     }
     Ok(Report {

@@ -26,7 +26,6 @@ use crate::decimal::{self, DIGITS};
 use crate::function::Function;
 use crate::oracle::{self, Engine};
 use crate::text_table;
-use rug::float::Round;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
@@ -51,7 +50,9 @@ pub fn run(args: Args) -> CliResult {
         print!("{}", example_table()?);
         return Ok(ExitCode::SUCCESS);
     }
-    let function = args.function.expect("clap requires FUNCTION without --example");
+    let function = args
+        .function
+        .expect("clap requires FUNCTION without --example");
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     eval_stream(function, args.engine, stdin.lock(), stdout.lock())?;
@@ -84,13 +85,15 @@ pub fn eval_stream(
     loop {
         let outcome = reader.next_row().and_then(|row| match row {
             None => Ok(None),
-            Some(row) => evaluate(function, engine, &row.args)
-                .map(Some)
-                .map_err(|(column, reason)| InputError {
-                    line: row.line,
-                    column,
-                    reason,
-                }),
+            Some(row) => {
+                evaluate(function, engine, &row.args)
+                    .map(Some)
+                    .map_err(|(column, reason)| InputError {
+                        line: row.line,
+                        column,
+                        reason,
+                    })
+            }
         });
         match outcome {
             Ok(None) => break,
@@ -125,12 +128,11 @@ fn evaluate(
 ) -> Result<Vec<String>, (Option<String>, String)> {
     match engine {
         Engine::Reference => {
-            let certified =
-                oracle::reference(function, args).map_err(|e| oracle::describe_reference_error(&e))?;
+            let certified = oracle::reference(function, args).map_err(|e| (e.column, e.message))?;
             Ok(vec![
                 format_shortest(certified.value),
-                decimal::directed(&certified.lower, DIGITS, Round::Down),
-                decimal::directed(&certified.upper, DIGITS, Round::Up),
+                decimal::lower(&certified, DIGITS),
+                decimal::upper(&certified, DIGITS),
             ])
         }
         Engine::Fast => {
@@ -168,8 +170,7 @@ pub fn example_table() -> Result<String, String> {
         format!("certified enclosure ({DIGITS} digits)"),
     ]];
     for (function, args) in rows {
-        let certified =
-            oracle::reference(function, args).map_err(|e| oracle::describe_reference_error(&e).1)?;
+        let certified = oracle::reference(function, args).map_err(|e| e.message)?;
         let arguments = function
             .input_columns()
             .iter()
@@ -183,8 +184,8 @@ pub fn example_table() -> Result<String, String> {
             format_shortest(certified.value),
             format!(
                 "[{}, {}]",
-                decimal::directed(&certified.lower, DIGITS, Round::Down),
-                decimal::directed(&certified.upper, DIGITS, Round::Up)
+                decimal::lower(&certified, DIGITS),
+                decimal::upper(&certified, DIGITS)
             ),
         ]);
     }

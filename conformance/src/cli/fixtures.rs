@@ -37,19 +37,30 @@ pub fn run(args: Args) -> CliResult {
             let text = fixtures_gen::generate(function)?;
             std::fs::write(&path, &text)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            println!("wrote {} ({} rows)", path.display(), text.lines().filter(|l| !l.starts_with('#')).count() - 1);
+            println!(
+                "wrote {} ({} rows)",
+                path.display(),
+                text.lines().filter(|l| !l.starts_with('#')).count() - 1
+            );
         }
         return Ok(ExitCode::SUCCESS);
     }
     let mut all_match = true;
     for function in Function::ALL {
         match fixtures_gen::difference(function, &args.dir)? {
-            None => println!("{}: matches the reference", args.dir.join(fixtures_gen::file_name(function)).display()),
+            None => println!(
+                "{}: matches the reference",
+                args.dir.join(fixtures_gen::file_name(function)).display()
+            ),
             Some(message) => {
                 println!("{message}");
                 all_match = false;
             }
         }
     }
-    Ok(if all_match { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if all_match {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
