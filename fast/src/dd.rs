@@ -34,6 +34,23 @@ pub(crate) fn two_prod(a: f64, b: f64) -> (f64, f64) {
     (p, e)
 }
 
+/// `a² = p + e` exactly (same precondition as [`two_prod`]).
+#[cfg(target_feature = "fma")]
+#[inline(always)]
+pub(crate) fn two_square(a: f64) -> (f64, f64) {
+    two_prod(a, a)
+}
+
+/// `a² = p + e` exactly (same precondition as [`two_prod`]); one split instead of two.
+#[cfg(not(target_feature = "fma"))]
+#[inline(always)]
+pub(crate) fn two_square(a: f64) -> (f64, f64) {
+    let p = a * a;
+    let (ah, al) = split(a);
+    let e = ((ah * ah - p) + 2.0 * ah * al) + al * al;
+    (p, e)
+}
+
 #[cfg(not(target_feature = "fma"))]
 #[inline(always)]
 fn split(a: f64) -> (f64, f64) {
@@ -54,6 +71,13 @@ mod tests {
         let (p, e) = two_prod(a, a);
         assert_eq!(p, 1.0 + 2f64.powi(-29));
         assert_eq!(e, 2f64.powi(-60));
+    }
+
+    #[test]
+    fn two_square_matches_two_prod() {
+        for a in [1.0 + 2f64.powi(-30), 37.123456789, 1e-100 * 3.3, 7.5e150] {
+            assert_eq!(two_square(a), two_prod(a, a), "{a:e}");
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Expected improvement `EI(μ, σ; y) = E[max(y - f, 0)]`, `f ~ N(μ, σ²)` (MATH.md, "Expected
 //! improvement"; minimisation convention).
-use crate::scaled_h::{sigma_h_excess, sigma_h_neg, X_UNDERFLOW};
-use crate::standardize::standardize;
+use crate::scaled_h::{sigma_h_neg, sigma_h_pos, X_UNDERFLOW};
+use crate::standardize::Standardized;
 use crate::SliceLengthError;
 
 /// `EI(μ, σ; y) = σ·h((y - μ)/σ)` for `σ > 0`, `max(y - μ, 0)` for `σ = 0`.
@@ -27,11 +27,49 @@ pub fn ei(mu: f64, sigma: f64, y: f64) -> f64 {
     if !(sigma > 0.0) || sigma == f64::INFINITY || !(y - mu).is_finite() {
         return ei_special(mu, sigma, y);
     }
-    let s = standardize(mu, sigma, y);
+    if !(SIGMA_KERNEL_MIN..=SIGMA_KERNEL_MAX).contains(&sigma) {
+        return ei_rescaled(mu, sigma, y);
+    }
+    ei_standardized(&Standardized::new(mu, sigma, y), sigma)
+}
+
+/// σ range of the kernels (Dekker's exact products need |σ| < 2^996 and products > 2^-969).
+pub(crate) const SIGMA_KERNEL_MIN: f64 = 1e-280;
+pub(crate) const SIGMA_KERNEL_MAX: f64 = 1e280;
+
+/// [`ei`] for σ outside the kernel range, by homogeneity `EI(aμ, aσ; ay) = a·EI(μ, σ; y)`
+/// with `a = 2^∓600`, after translating to `μ' = -dlo`, `y' = dhi` (`y - μ = dhi + dlo`
+/// exactly). Scalings by powers of two are exact except for subnormal low parts, whose lost
+/// bits are below 2^-1074/σ' relative to `z`.
+#[cold]
+fn ei_rescaled(mu: f64, sigma: f64, y: f64) -> f64 {
+    let (dhi, dlo) = crate::dd::two_sum(y, -mu);
+    let k = if sigma > SIGMA_KERNEL_MAX { -600 } else { 600 };
+    let (y2, mu2, sigma2) = (
+        libm::scalbn(dhi, k),
+        -libm::scalbn(dlo, k),
+        libm::scalbn(sigma, k),
+    );
+    if !y2.is_finite() {
+        // Only for tiny σ and |y - μ| > 2^420: |z| > 2^1300, EI = max(y - μ, 0) to all digits.
+        return if dhi > 0.0 { dhi } else { 0.0 };
+    }
+    libm::scalbn(
+        ei_standardized(&Standardized::new(mu2, sigma2, y2), sigma2),
+        -k,
+    )
+}
+
+/// Below `z = -38.5`, `h(z) < e^{-749} < 2^-1075`: with `σ ≤ 1`, EI rounds to 0.
+const H_UNDERFLOW: f64 = 38.5;
+
+/// The body of [`ei`] for finite `σ > 0` and finite `y - μ`.
+#[inline(always)]
+pub(crate) fn ei_standardized(s: &Standardized, sigma: f64) -> f64 {
     if s.zhi >= 0.0 {
-        s.dhi + (s.dlo + sigma_h_excess(s.zhi, sigma))
-    } else if s.zhi >= -X_UNDERFLOW {
-        sigma_h_neg(-s.zhi, -s.zlo, sigma)
+        sigma_h_pos(s.zhi, sigma, s.dhi, s.dlo)
+    } else if s.zhi >= -X_UNDERFLOW && (s.zhi >= -H_UNDERFLOW || sigma > 1.0) {
+        sigma_h_neg(-s.zhi, -s.zlo(), sigma, 0)
     } else {
         0.0
     }

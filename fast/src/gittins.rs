@@ -1,16 +1,16 @@
 //! The Pandora's Box Gittins index `g`: `EI(μ, σ; g) = c` (MATH.md, "Pandora's Box Gittins
 //! index"), i.e. `g = μ + σ·u` with `h(u) = c/σ`.
 use crate::consts::{FRAC_1_SQRT_2PI, FRAC_1_SQRT_2PI_LO};
-use crate::dd::{two_prod, two_sum};
+use crate::dd::{two_prod, two_square, two_sum};
+use crate::pbgi_start_coeffs::{R_BREAKS, U_OF_R, X_OF_V};
 use crate::scaled_h::gauss_unscaled;
-use crate::tail::p_tail;
+use crate::tail::{p_tail, p_tail_sq};
 use crate::SliceLengthError;
 
-/// `h(0.5)`: above it, `u ≥ 0.5` and the residual `h(u) - r` is formed as `(u - r) + h(-u)`.
-const R_UPPER: f64 = 0.697_797_662_296_102_6;
-/// `h(-1)`: between it and `R_UPPER`, `u ∈ [-1, 0.5)` and the residual is formed from the
-/// Taylor series around 0; below it, Newton runs in log space on `x = -u > 1`.
-const R_LOWER: f64 = 0.083_315_470_587_686_28;
+/// Table boundaries: `R_BREAKS[0] = h(-1)`, `R_BREAKS[4] = h(0.5)`, `R_BREAKS[7] = 4.5`.
+const R_LOWER: f64 = R_BREAKS[0];
+const R_UPPER: f64 = R_BREAKS[4];
+const R_TABLE_END: f64 = R_BREAKS[7];
 
 /// The PBGI index `g` with `EI(μ, σ; g) = c`.
 ///
@@ -20,11 +20,12 @@ const R_LOWER: f64 = 0.083_315_470_587_686_28;
 /// - `σ = +∞` → `-∞`; `cost = +∞` → `+∞`; `μ = ±∞` → `μ` (NaN if `cost`/`σ` push the other way).
 ///
 /// # Method
-/// `r = c/σ` (double-double; `ln c - ln σ` when it leaves the normal range). `h` is convex and
-/// increasing, and `-ln h(-x)` is convex in `x`, so Newton started to the right of the root
-/// converges monotonically; the start is `u = r` (`h(u) > u`), `u = 2(r - h(0))` (tangent at
-/// 0) or `x = √(-2 ln r)` (`-ln h(-x) > x²/2`). Residuals are formed without cancellation
-/// near the root. `r ≥ 40` → `g = μ + c` (the correction is below `e^{-800}` relative).
+/// `r = c/σ` (double-double; `ln c - ln σ` when it leaves the normal range). `h` is
+/// increasing, so `h(u) = r` has a unique root; it starts from a fitted inverse (`fast/tools/fit_pbgi_start.py`, start
+/// error ≤ 3e-7) and takes one Halley step (error ≲ start error³). Three regimes by `r`:
+/// `u ≥ 0.5` (residual `(u - r) + h(-u)`), `u ∈ [-1, 0.5)` (Taylor residual around 0, accurate
+/// relative to `u` near 0) and `u < -1` (log space, `-ln h(-x) = -ln r`). `r ≥ 40` →
+/// `g = μ + c` (the correction is below `e^{-800}` relative).
 ///
 /// # Accuracy
 /// ≤ 4 ulp of `|μ| + σ·|u|`, measured against `pbgi_reference::pbgi` in
@@ -35,31 +36,43 @@ pub fn pbgi(mu: f64, sigma: f64, cost: f64) -> f64 {
     {
         return pbgi_special(mu, sigma, cost);
     }
-    let r_hi = cost / sigma;
+    let (_, offset) = solve(sigma, cost, 0.0, || cost.ln());
+    mu + offset
+}
+
+/// `u` with `h(u) = c/σ` (finite `σ > 0`, `c > 0`; for `c/σ ≥ 40`, `u = c/σ` rounded).
+pub(crate) fn standardized_index(sigma: f64, cost: f64) -> f64 {
+    solve(sigma, cost, 0.0, || cost.ln()).0
+}
+
+/// `(u, σ·u)` for the cost `c_hi + c_lo` (`|c_lo| ≤ ulp(c_hi)`; `ln_cost()` = ln c, only
+/// called when `c/σ` leaves the normal range). The offset is `c` itself when `c/σ ≥ 40`
+/// (`σu = c - σh(-u)`, and `h(-u)/r < e^{-800}`), which also covers `c/σ = ∞`.
+#[inline(always)]
+fn solve(sigma: f64, c_hi: f64, c_lo: f64, ln_cost: impl Fn() -> f64) -> (f64, f64) {
+    let r_hi = c_hi / sigma;
     if r_hi >= 40.0 {
-        return mu + cost;
+        return (r_hi, c_hi + c_lo);
     }
     if r_hi >= f64::MIN_POSITIVE {
         let (p, e) = two_prod(r_hi, sigma);
         // Exact remainder: c - r_hi·σ (Sterbenz for c - p); lost only if r_hi·σ underflows.
         let r_lo = if p.abs() >= 1e-290 {
-            ((cost - p) - e) / sigma
+            (((c_hi - p) - e) + c_lo) / sigma
         } else {
             0.0
         };
-        if r_hi >= R_UPPER {
-            let u = solve_upper(r_hi, r_lo);
-            return mu + sigma * u;
-        }
-        if r_hi >= R_LOWER {
-            let u = solve_middle(r_hi, r_lo);
-            return mu + sigma * u;
-        }
-        let neg_ln_r = -(r_hi.ln() + r_lo / r_hi);
-        mu - sigma * solve_lower(neg_ln_r)
-    } else {
-        mu - sigma * solve_lower(sigma.ln() - cost.ln())
+        let u = if r_hi >= R_UPPER {
+            solve_upper(r_hi, r_lo)
+        } else if r_hi >= R_LOWER {
+            solve_middle(r_hi, r_lo)
+        } else {
+            -solve_lower(-(r_hi.ln() + r_lo / r_hi))
+        };
+        return (u, sigma * u);
     }
+    let u = -solve_lower(sigma.ln() - ln_cost());
+    (u, sigma * u)
 }
 
 #[cold]
@@ -81,22 +94,45 @@ fn pbgi_special(mu: f64, sigma: f64, cost: f64) -> f64 {
     }
 }
 
-/// `u ≥ 0.5` with `h(u) = r_hi + r_lo`, `r ∈ [h(0.5), 40)`. Residual `(u - r_hi) - r_lo + h(-u)`
-/// (`u - r_hi` exact by Sterbenz), derivative `Φ(u) = 1 - e^{-u²/2}(φ0 - p(u))/u`.
-fn solve_upper(r_hi: f64, r_lo: f64) -> f64 {
-    let mut u = r_hi;
-    for _ in 0..40 {
-        let e = gauss_unscaled(u);
-        let p = p_tail(u);
-        let f = ((u - r_hi) - r_lo) + p * e;
-        let d = 1.0 - e * (FRAC_1_SQRT_2PI - p) / u;
-        let step = f / d;
-        u -= step;
-        if step.abs() <= u.abs() * 1e-17 {
-            break;
-        }
+/// Halley's update `-2FF'/(2F'² - F·F'')` (cubic convergence).
+#[inline(always)]
+fn halley_step(f: f64, d1: f64, d2: f64) -> f64 {
+    -2.0 * f * d1 / (2.0 * d1 * d1 - f * d2)
+}
+
+/// Degree-7 polynomial `Σ c[k+1]·(t - c[0])^k` of a start table row.
+#[inline(always)]
+fn start_poly(c: &[f64; 9], v: f64) -> f64 {
+    let t = v - c[0];
+    c[1] + t * (c[2] + t * (c[3] + t * (c[4] + t * (c[5] + t * (c[6] + t * (c[7] + t * c[8]))))))
+}
+
+/// Start for `r ∈ [h(-1), 4.5)` from the fitted `u(r)` (|error| ≤ 2.8e-7, `pbgi_start_coeffs.rs`).
+#[inline(always)]
+fn start_u(r: f64) -> f64 {
+    let mut i = 0;
+    while i + 2 < R_BREAKS.len() && r >= R_BREAKS[i + 1] {
+        i += 1;
     }
-    u
+    start_poly(&U_OF_R[i], r)
+}
+
+/// `u ≥ 0.5` with `h(u) = r_hi + r_lo`, `r ∈ [h(0.5), 40)`. Residual `(u - r_hi) - r_lo + h(-u)`
+/// (`u - r_hi` exact by Sterbenz), `F' = Φ(u) = 1 - e^{-u²/2}(φ0 - p(u))/u`, `F'' = φ(u)`.
+/// Start: the fit below 4.5, else `u = r` (off by `h(-r) ≤ 7e-7`); one Halley step.
+#[inline(always)]
+fn solve_upper(r_hi: f64, r_lo: f64) -> f64 {
+    let u = if r_hi < R_TABLE_END {
+        start_u(r_hi)
+    } else {
+        r_hi
+    };
+    let e = gauss_unscaled(u);
+    let p = p_tail(u);
+    let f = ((u - r_hi) - r_lo) + p * e;
+    let d1 = 1.0 - e * (FRAC_1_SQRT_2PI - p) / u;
+    let d2 = FRAC_1_SQRT_2PI * e;
+    u + halley_step(f, d1, d2)
 }
 
 /// Taylor coefficients of `P(w)`, `h(u) = φ0 + u/2 + φ0·u²·P(u²)`:
@@ -121,7 +157,8 @@ const P_SERIES: [f64; 16] = [
     -2.3525495627064295e-20,
 ];
 
-/// Taylor coefficients of `S(w)`, `Φ(u) = 1/2 + φ0·u·S(u²)`: `(-1)^k / (2^k k! (2k+1))`.
+/// Taylor coefficients of `S(w)`, `Φ(u) = 1/2 + φ0·u·S(u²)`: `(-1)^k / (2^k k! (2k+1))`,
+/// truncated where the derivative is good to 1e-13 (it only scales the Halley step).
 const S_SERIES: [f64; 12] = [
     1.0,
     -0.16666666666666666,
@@ -137,6 +174,7 @@ const S_SERIES: [f64; 12] = [
     -5.318467303295202e-13,
 ];
 
+#[inline(always)]
 fn horner(c: &[f64], w: f64) -> f64 {
     c.iter().rev().fold(0.0, |acc, &k| acc * w + k)
 }
@@ -144,38 +182,53 @@ fn horner(c: &[f64], w: f64) -> f64 {
 /// `u ∈ [-1, 0.5)` with `h(u) = r`, `r ∈ [h(-1), h(0.5))`. With `δ = r - φ0` as a double-double,
 /// the residual `(u/2 - δ_hi) + φ0·u²·P(u²) - δ_lo` has `u/2 - δ_hi` exact (Sterbenz: the two
 /// are within a factor 2 on this range), so `u` is found to a few ulp *relative to u* even
-/// near `u = 0` (`r ≈ 1/√(2π)`).
+/// near `u = 0` (`r ≈ 1/√(2π)`). `F' = Φ(u)`, `F'' = φ(u)` (4-term series, ≤ 3e-4 relative:
+/// it only enters the cubic term). Start: the fit; one Halley step.
+#[inline(always)]
 fn solve_middle(r_hi: f64, r_lo: f64) -> f64 {
     let (d_hi, d_e) = two_sum(r_hi, -FRAC_1_SQRT_2PI);
-    let d_lo = d_e + (r_lo - FRAC_1_SQRT_2PI_LO);
-    let (d_hi, d_lo) = two_sum(d_hi, d_lo);
-    let mut u = 2.0 * d_hi;
-    for _ in 0..40 {
-        let w = u * u;
-        let f = ((0.5 * u - d_hi) + FRAC_1_SQRT_2PI * w * horner(&P_SERIES, w)) - d_lo;
-        let d = 0.5 + FRAC_1_SQRT_2PI * u * horner(&S_SERIES, w);
-        let step = f / d;
-        u -= step;
-        if step.abs() <= u.abs() * 1e-17 || u == 0.0 {
-            break;
-        }
-    }
-    u
+    let (d_hi, d_lo) = two_sum(d_hi, d_e + (r_lo - FRAC_1_SQRT_2PI_LO));
+    // Near u = 0 the step must be small *relative to u*: there, start from the two-term
+    // series u = 2δ - 4φ0δ² (error O(δ³), so the Halley step leaves O(δ⁹) ≪ ulp(u)).
+    let u = if d_hi.abs() < 1e-3 {
+        let d = d_hi + d_lo;
+        2.0 * d - 4.0 * FRAC_1_SQRT_2PI * d * d
+    } else {
+        start_u(r_hi)
+    };
+    let w = u * u;
+    let f = ((0.5 * u - d_hi) + FRAC_1_SQRT_2PI * w * horner(&P_SERIES, w)) - d_lo;
+    let d1 = 0.5 + FRAC_1_SQRT_2PI * u * horner(&S_SERIES, w);
+    let d2 = FRAC_1_SQRT_2PI * (1.0 + w * (-0.5 + w * (0.125 + w * (-1.0 / 48.0 + w / 384.0))));
+    u + halley_step(f, d1, d2)
 }
 
-/// `x > 1` with `-ln h(-x) = x²/2 - ln p(x) = M`. Derivative `(φ0 - p)/(x·p)` (= Φ(-x)/h(-x)).
+/// `x > 1` with `-ln h(-x) = x²/2 - ln p(x) = m` (`m = -ln r > -ln h(-1)`). `F' = D =
+/// (φ0 - p)/(x·p)` (= Φ(-x)/h(-x)), `F'' = D² - φ0/p`. Start: the fitted `x(√(2m))`
+/// (|error| ≤ 2.8e-7); one Halley step.
+#[inline(always)]
 fn solve_lower(m: f64) -> f64 {
-    let mut x = (2.0 * m).sqrt();
-    for _ in 0..60 {
-        let (hi, lo) = two_prod(x, x);
-        let p = p_tail(x);
-        let f = (0.5 * hi - m) + (0.5 * lo - p.ln());
-        let d = (FRAC_1_SQRT_2PI - p) / (x * p);
-        let step = f / d;
-        x -= step;
-        if step.abs() <= x * 1e-17 {
-            break;
-        }
+    let v = (2.0 * m).sqrt();
+    let mut x = if v < 64.0 {
+        let i = if v < 4.0 {
+            0
+        } else {
+            ((v.to_bits() >> 52) - 1024) as usize
+        };
+        start_poly(&X_OF_V[i], v)
+    } else {
+        // Unreachable for finite f64 inputs (v ≤ 54); asymptotic start plus extra steps.
+        v - (2.0 * v.ln() + 0.918_938_533_204_672_8) / v
+    };
+    let steps = if v < 64.0 { 1 } else { 3 };
+    for _ in 0..steps {
+        let (hi, lo) = two_square(x);
+        let t = p_tail_sq(x, hi, lo);
+        let p = t.hi;
+        let f = (0.5 * hi - m) + (0.5 * lo - (p.ln() + (t.lo / p + t.rel)));
+        let d1 = (FRAC_1_SQRT_2PI - p) / (x * p);
+        let d2 = d1 * d1 - FRAC_1_SQRT_2PI / p;
+        x += halley_step(f, d1, d2);
     }
     x
 }
@@ -203,15 +256,41 @@ pub fn pbgi_slice(
 }
 
 /// PBGI with a log-normal cost `ln c ~ N(m, s²)`, using `E[c] = exp(m + s²/2)` [PBGI paper,
-/// B.4; stopping paper, eq. 14]. Domain: as [`pbgi`]; `s < 0` or NaN `m`/`s` → NaN.
-/// Accuracy: that of [`pbgi`] plus the rounding of `exp(m + s²/2)` (≤ 1 ulp of `c`, times
-/// `∂g/∂c·c ≤ |g - μ| + σ` in absolute terms).
+/// B.4; stopping paper, eq. 14].
+///
+/// # Domain
+/// As [`pbgi`] for the cost `E[c]`; `s < 0` or NaN `m`/`s` → NaN. `E[c]` beyond f64's range is
+/// handled through `ln E[c]` (`σ > 0`), or gives `μ + E[c]` rounded (`σ = 0`).
+///
+/// # Method
+/// `ln E[c] = m + s²/2` as a double-double, `E[c] = exp(hi)·(1 + lo)` as a double-double fed
+/// to [`pbgi`]'s solver: rounding `E[c]` to f64 first would cost `|ln E[c]|·2^-53` relative,
+/// i.e. hundreds of ulp of `g` when `u > 0` and `|m|` is large.
+///
+/// # Accuracy
+/// ≤ 4 ulp of `|μ| + σ·|u| + E[c]/Φ(u)`, measured against `pbgi_reference::pbgi_lognormal`
+/// in `fast/tests/against_reference.rs`. The last term is `g`'s sensitivity to a relative
+/// change of `E[c]` (`c·∂g/∂c`), which matters only near `u = 0`: `E[c]` itself is formed to
+/// about 1 ulp.
 #[inline]
 pub fn pbgi_lognormal(mu: f64, sigma: f64, m: f64, s: f64) -> f64 {
     if !(s >= 0.0) || m.is_nan() {
         return f64::NAN;
     }
-    pbgi(mu, sigma, (m + 0.5 * s * s).exp())
+    let (s2_hi, s2_lo) = two_square(s);
+    let (l_hi, l_e) = two_sum(m, 0.5 * s2_hi);
+    let l_lo = l_e + 0.5 * s2_lo;
+    let c_hi = l_hi.exp();
+    let regular = sigma > 0.0 && sigma.is_finite() && mu.is_finite() && l_hi.is_finite();
+    if !regular || c_hi == f64::INFINITY {
+        return pbgi(mu, sigma, c_hi);
+    }
+    if c_hi < f64::MIN_POSITIVE && sigma.ln() - l_hi < -R_LOWER.ln() {
+        // c and σ both tiny with r = c/σ ≥ h(-1): no double-double r available.
+        return pbgi(mu, sigma, c_hi);
+    }
+    let (_, offset) = solve(sigma, c_hi, c_hi * l_lo, || l_hi + l_lo);
+    mu + offset
 }
 
 /// The small-cost asymptotic index `μ - σ·√(2·ln(σ/c))` [PBGI paper, B.3; MATH.md]: a lower

@@ -1,5 +1,5 @@
 //! `h(z) = E[max(z - Z, 0)] = z·Φ(z) + φ(z)` and `ln h(z)` (MATH.md, "Gaussian building blocks").
-use crate::scaled_h::{ln_h_neg, sigma_h_excess, sigma_h_neg, X_UNDERFLOW};
+use crate::scaled_h::{ln_h_neg, sigma_h_neg, sigma_h_pos, X_UNDERFLOW};
 
 /// `h(z) = z·Φ(z) + φ(z)`, the expected improvement of a standard normal below threshold `z`.
 ///
@@ -19,9 +19,9 @@ use crate::scaled_h::{ln_h_neg, sigma_h_excess, sigma_h_neg, X_UNDERFLOW};
 #[inline]
 pub fn h(z: f64) -> f64 {
     if z >= 0.0 {
-        z + sigma_h_excess(z, 1.0)
+        sigma_h_pos(z, 1.0, z, 0.0)
     } else if z >= -X_UNDERFLOW {
-        sigma_h_neg(-z, 0.0, 1.0)
+        sigma_h_neg(-z, 0.0, 1.0, 0)
     } else if z.is_nan() {
         f64::NAN
     } else {
@@ -45,7 +45,7 @@ pub fn h(z: f64) -> f64 {
 #[inline]
 pub fn ln_h(z: f64) -> f64 {
     if z >= 0.0 {
-        (z + sigma_h_excess(z, 1.0)).ln()
+        sigma_h_pos(z, 1.0, z, 0.0).ln()
     } else if z.is_nan() {
         f64::NAN
     } else if z == f64::NEG_INFINITY {

@@ -12,24 +12,33 @@
 mod bisection;
 mod consts;
 mod dd;
+mod domain;
 mod ei;
 mod gittins;
+mod gradients;
 mod h;
 mod log_ei;
 mod log_eipc;
+mod pbgi_start_coeffs;
 mod scaled_h;
+mod schedule;
 mod standardize;
 mod stopping;
 mod tail;
 mod tail_coeffs;
 
 pub use bisection::pbgi_bisection100;
+pub use domain::DomainError;
 pub use ei::{ei, ei_slice};
 pub use gittins::{pbgi, pbgi_lognormal, pbgi_slice, pbgi_small_cost};
+pub use gradients::{ei_grad, log_ei_grad, pbgi_grad, EiGrad, PbgiGrad};
 pub use h::{h, ln_h};
 pub use log_ei::{log_ei, log_ei_slice};
 pub use log_eipc::{log_eipc, log_eipc_exp, log_eipc_inv, log_eipc_slice};
-pub use stopping::{stop_by_log_eipc, stop_by_pbgi, Candidate};
+pub use schedule::{budget_lambda, PbgiDSchedule};
+pub use stopping::{
+    max_log_eipc, pbgi_gap, stop_by_log_eipc, stop_by_pbgi, Candidate, StoppingHelper,
+};
 
 /// Slices passed to a `*_slice` function have different lengths; nothing was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,3 +71,4 @@ impl core::fmt::Display for SliceLengthError {
 }
 
 impl std::error::Error for SliceLengthError {}
+pub mod pandora;

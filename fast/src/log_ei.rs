@@ -1,8 +1,8 @@
 //! `LogEI(μ, σ; y) = ln EI(μ, σ; y)` (MATH.md, "Expected improvement").
-use crate::ei::ei;
+use crate::ei::{ei, ei_standardized, SIGMA_KERNEL_MAX, SIGMA_KERNEL_MIN};
 use crate::h::ln_h;
-use crate::scaled_h::ln_h_neg;
-use crate::standardize::standardize;
+use crate::scaled_h::ln_sigma_h_neg;
+use crate::standardize::Standardized;
 use crate::SliceLengthError;
 
 /// `ln EI(μ, σ; y)`, finite wherever EI > 0 mathematically (also where EI underflows f64).
@@ -27,15 +27,20 @@ pub fn log_ei(mu: f64, sigma: f64, y: f64) -> f64 {
     if !(sigma > 0.0) || sigma == f64::INFINITY || !(y - mu).is_finite() {
         return ei(mu, sigma, y).ln();
     }
-    let s = standardize(mu, sigma, y);
+    let s = Standardized::new(mu, sigma, y);
     if s.zhi < -1.0 && sigma <= 1.0 {
-        return sigma.ln() + ln_h_neg(-s.zhi, -s.zlo);
+        return ln_sigma_h_neg(-s.zhi, -s.zlo(), sigma.ln());
     }
-    let e = ei(mu, sigma, y);
+    let e = if (SIGMA_KERNEL_MIN..=SIGMA_KERNEL_MAX).contains(&sigma) {
+        ei_standardized(&s, sigma)
+    } else {
+        ei(mu, sigma, y)
+    };
     if e >= f64::MIN_POSITIVE && e.is_finite() {
         e.ln()
     } else if s.zhi < 0.0 {
-        sigma.ln() + ln_h_neg(-s.zhi, -s.zlo)
+        // Here |LogEI| > 708, so the terms' signs no longer matter.
+        ln_sigma_h_neg(-s.zhi, -s.zlo(), sigma.ln())
     } else {
         sigma.ln() + ln_h(s.zhi)
     }

@@ -1,7 +1,9 @@
 //! `LogEIPC(μ, σ, y, c) = ln EI(μ, σ; y) - ln c` [stopping paper, eq. 4] and its unknown-cost
 //! variants [stopping paper, eqs. 13–14].
-use crate::ei::ei;
+use crate::ei::{ei, SIGMA_KERNEL_MAX, SIGMA_KERNEL_MIN};
 use crate::log_ei::log_ei;
+use crate::scaled_h::{sigma_h_neg, X_UNDERFLOW};
+use crate::standardize::Standardized;
 use crate::SliceLengthError;
 
 /// `ln EI(μ, σ; y) - ln c`.
@@ -11,13 +13,16 @@ use crate::SliceLengthError;
 /// `+∞`).
 ///
 /// # Method
-/// `ln(EI/c)` when `EI` and `EI/c` are normal f64 (so the result near the stopping threshold 0
-/// carries only the relative error of `EI/c` as an absolute error); otherwise
+/// `ln(EI/c)` when `EI/c` is a normal f64 (so the result near the stopping threshold 0 carries
+/// only the relative error of `EI/c` as an absolute error), rescaling the problem by a power
+/// of two when EI itself is subnormal or underflows; otherwise (`|LogEIPC| > 708`)
 /// `log_ei - ln c`.
 ///
 /// # Accuracy
-/// Where `ln(EI/c)` is used: absolute error ≤ 4·2^-52 + 4 ulp of the result. Elsewhere:
-/// ≤ 4 ulp of `max(|LogEI|, |ln c|)`. Measured in `fast/tests/against_reference.rs`.
+/// ≤ 4 ulp of the result, or of 1 where `|LogEIPC| < 1` (measured against
+/// `pbgi_reference::log_eipc` in `fast/tests/against_reference.rs`, costs within a factor 10
+/// of EI). Exception: when even the rescaled `EI/c` leaves the normal range (`|LogEIPC| > 708`
+/// with extreme `σ`), ≤ 4 ulp of `max(|LogEI|, |ln c|)`.
 #[inline]
 pub fn log_eipc(mu: f64, sigma: f64, y: f64, cost: f64) -> f64 {
     if !(cost > 0.0) {
@@ -26,10 +31,50 @@ pub fn log_eipc(mu: f64, sigma: f64, y: f64, cost: f64) -> f64 {
     let e = ei(mu, sigma, y);
     let ratio = e / cost;
     if e >= f64::MIN_POSITIVE && ratio >= f64::MIN_POSITIVE && ratio.is_finite() {
-        ratio.ln()
-    } else {
-        log_ei(mu, sigma, y) - cost.ln()
+        return ratio.ln();
     }
+    log_eipc_rescaled(mu, sigma, y, cost).unwrap_or_else(|| log_ei(mu, sigma, y) - cost.ln())
+}
+
+/// `ln(EI/c)` when EI is not a normal f64 but `EI/c` is. With `c = m·2^k`, `m ∈ [0.5, 1)`:
+/// for `z < 0`, `EI·2^-k` comes straight from the scaled kernel; for `z ≥ 0` (EI tiny only
+/// when σ and `y - μ` are), EI's homogeneity `EI(aμ, aσ; ay) = a·EI(μ, σ; y)` is used with
+/// `a = 2^-k` after translating to `μ' = -dlo`, `y' = dhi` (exact, as `y - μ = dhi + dlo`).
+/// `None` when the scaled problem leaves the safe range (then `|LogEIPC| > 340`).
+#[cold]
+fn log_eipc_rescaled(mu: f64, sigma: f64, y: f64, cost: f64) -> Option<f64> {
+    if !(sigma > 0.0 && sigma.is_finite() && cost.is_finite() && (y - mu).is_finite()) {
+        return None;
+    }
+    let (m, k) = libm::frexp(cost);
+    let s = Standardized::new(mu, sigma, y);
+    let e2 = if s.zhi < 0.0 {
+        if s.zhi < -2.0 * X_UNDERFLOW {
+            return None;
+        }
+        // Keep σ in the kernel's range by moving a power of two into the exponent.
+        let j = if sigma > SIGMA_KERNEL_MAX {
+            600
+        } else if sigma < SIGMA_KERNEL_MIN {
+            -600
+        } else {
+            0
+        };
+        sigma_h_neg(-s.zhi, -s.zlo(), libm::scalbn(sigma, -j), j - k)
+    } else {
+        let (y2, mu2, sigma2) = (
+            libm::scalbn(s.dhi, -k),
+            -libm::scalbn(s.dlo, -k),
+            libm::scalbn(sigma, -k),
+        );
+        // σ' ≥ 1e-289 ≈ 2^-960 keeps the (possibly subnormal) low part's lost bits below
+        // 2^-114·|z|.
+        if !(y2.is_finite() && sigma2.is_finite() && sigma2 >= 1e-289) {
+            return None;
+        }
+        ei(mu2, sigma2, y2)
+    };
+    (e2 >= f64::MIN_POSITIVE && e2.is_finite()).then(|| (e2 / m).ln())
 }
 
 /// LogEIPC-inv: cost `c` replaced by `E[1/c]⁻¹ = exp(m - s²/2)` for `ln c ~ N(m, s²)`.

@@ -2,59 +2,80 @@
 //! unevaluated sum `zhi + zlo` (|zlo| ≤ 2^-51·|zhi|), so that the rounding of `(y - μ)/σ` is
 //! not amplified (the relative condition number of `h` at `z ≪ 0` is about `z²`).
 use crate::consts::{INV_LN2, LN2_HI, LN2_LO};
-use crate::dd::two_prod;
-use crate::tail::{dlnp_dx, p_tail};
+use crate::dd::{two_prod, two_square, two_sum};
+use crate::tail::p_tail_sq;
 
 /// Beyond this `x`, `σ·h(-x) < f64::MAX · e^{-1800}` underflows to 0 for every finite σ.
 pub(crate) const X_UNDERFLOW: f64 = 60.0;
 
-/// `σ·h(-(x + xlo))` for `0 ≤ x ≤ X_UNDERFLOW`, finite `σ > 0`.
+/// `σ·h(-(x + xlo))·2^k` for `0 ≤ x ≤ 2·X_UNDERFLOW`, `σ ∈ [1e-280, 1e280]` (`k` lets callers form
+/// ratios such as `EI/c` where EI itself underflows).
 ///
 /// `h(-x) = p(x)·exp(-x²/2)`; `x² = hi + lo` exactly, `exp(-hi/2) = 2^-n·exp(r)` with a
 /// Cody–Waite reduction that is exact (`n·LN2_HI` exact, `|r| ≤ |hi/2|`), so `exp` only sees
-/// `|r| ≤ 0.35` plus tiny corrections (`-lo/2`, `n·LN2_LO`, and `xlo·d ln p/dx`), whose
-/// rounding costs ≤ 2^-54 relative. `p·e` is formed exactly and multiplied by σ in one FMA-free
-/// exact-product step, so the result carries the errors of `p`, `exp` and one rounding, and the
-/// power-of-two scaling rounds once more only if the result is subnormal.
+/// `|r| ≤ 0.35` (plus `n·LN2_LO`, whose rounding costs ≤ 2^-54 relative). The remaining
+/// first-order corrections (`-lo/2`, the low part of `x` through `p'(x)`, and `p`'s own
+/// `rel`) have relative size ≤ 1e-12 and are applied in the low word of the exact product
+/// `σ·p·e`, off the critical path of `exp` and without an extra rounding. The result carries
+/// the errors of `p`, `exp` and one rounding (plus one if it is subnormal).
 #[inline(always)]
-pub(crate) fn sigma_h_neg(x: f64, xlo: f64, sigma: f64) -> f64 {
-    let (hi, lo) = two_prod(x, x);
-    let lo = lo + 2.0 * x * xlo;
-    let p = p_tail(x);
+pub(crate) fn sigma_h_neg(x: f64, xlo: f64, sigma: f64, k: i32) -> f64 {
+    let (hi, lo) = two_square(x);
     let half_hi = 0.5 * hi;
     let n = round_to_int(half_hi * INV_LN2);
-    let r = (n * LN2_HI - half_hi) + (n * LN2_LO - 0.5 * lo + dlnp_dx(x, p) * xlo);
-    let e = r.exp();
-    let (m_hi, m_lo) = two_prod(p, e);
+    let e = ((n * LN2_HI - half_hi) + n * LN2_LO).exp();
+    let t = p_tail_sq(x, hi, lo);
+    let corr = t.rel - (0.5 * lo + x * xlo);
+    let (m_hi, m_lo) = two_prod(t.hi, e);
     let (s_hi, s_lo) = two_prod(sigma, m_hi);
-    let v = s_hi + (s_lo + sigma * m_lo);
-    scale_pow2_neg(v, n)
+    // p(x + xlo) ≈ p + p'·xlo: the σ·e·p'·xlo term replaces a division by p.
+    let v = s_hi + ((s_lo + sigma * (m_lo + e * (t.lo + t.dp * xlo))) + s_hi * corr);
+    scale_pow2(v, k - n as i32)
 }
 
-/// `ln h(-(x + xlo))` for finite `x ≥ 0`: `-x²/2 + ln p(x)`, both terms ≤ 0 (no cancellation).
+/// `ln σ + ln h(-(x + xlo))` for finite `x ≥ 0`: `ln σ - x²/2 + ln p(x)`, summed with two
+/// error-free additions so that only the two logarithms' errors and one final rounding
+/// remain (relative to the result when `ln σ ≤ 0`: all terms have one sign).
+#[inline(always)]
+pub(crate) fn ln_sigma_h_neg(x: f64, xlo: f64, ln_sigma: f64) -> f64 {
+    let (hi, lo) = two_square(x);
+    let t = p_tail_sq(x, hi, lo);
+    let (a, b) = two_sum(-0.5 * hi, t.hi.ln());
+    let (c, d) = two_sum(a, ln_sigma);
+    let small = (t.lo + t.dp * xlo) / t.hi + t.rel - (0.5 * lo + x * xlo);
+    c + (d + (b + small))
+}
+
+/// `ln h(-(x + xlo))` for finite `x ≥ 0` (see [`ln_sigma_h_neg`]).
 #[inline(always)]
 pub(crate) fn ln_h_neg(x: f64, xlo: f64) -> f64 {
-    let (hi, lo) = two_prod(x, x);
-    let lo = lo + 2.0 * x * xlo;
-    let p = p_tail(x);
-    -0.5 * hi + (p.ln() - 0.5 * lo + dlnp_dx(x, p) * xlo)
+    ln_sigma_h_neg(x, xlo, 0.0)
 }
 
-/// `exp(-z²/2)` for `z ≥ 0`; the rounding of `z²` is harmless where it is used (the term it
-/// scales is ≤ 8 % of `h(z)` times `z²`·2^-54, see the error analysis).
+/// `(dhi + dlo) + σ·h(-z)` for `z ≥ 0`, finite `σ ∈ [1e-280, 1e280]`: with `dhi + dlo = σz`
+/// this is `σ·h(z)` (`h(z) = z + h(-z)`). `z²` exact, `p·e` and `σ·(p·e)` exact products, and
+/// `dhi + σ·p·e` an error-free sum, so the result carries the errors of `p`, `exp` and one
+/// final rounding, weighted by `h(-z)/h(z) ≤ 1`.
+#[inline(always)]
+pub(crate) fn sigma_h_pos(z: f64, sigma: f64, dhi: f64, dlo: f64) -> f64 {
+    if z > 40.0 {
+        // σ·h(-z)/(σz) < e^{-800}.
+        return dhi + dlo;
+    }
+    let (hi, lo) = two_square(z);
+    let e = (-0.5 * hi).exp();
+    let t = p_tail_sq(z, hi, lo);
+    let corr = t.rel - 0.5 * lo;
+    let (m_hi, m_lo) = two_prod(t.hi, e);
+    let (s_hi, s_lo) = two_prod(sigma, m_hi);
+    let (a, b) = two_sum(dhi, s_hi);
+    a + (b + (dlo + (s_lo + sigma * (m_lo + e * t.lo)) + s_hi * corr))
+}
+
+/// `exp(-z²/2)` (plain; used where only a few digits matter, e.g. Newton derivatives).
 #[inline(always)]
 pub(crate) fn gauss_unscaled(z: f64) -> f64 {
     (-0.5 * z * z).exp()
-}
-
-/// `σ·(h(z) - z) = σ·p(z)·exp(-z²/2)` for `z ≥ 0` (the part of `σ·h` beyond `σ·z`).
-#[inline(always)]
-pub(crate) fn sigma_h_excess(z: f64, sigma: f64) -> f64 {
-    if z > 40.0 {
-        0.0
-    } else {
-        sigma * (p_tail(z) * gauss_unscaled(z))
-    }
 }
 
 /// Round to the nearest integer (as f64) for |v| < 2^51 without a libm call.
@@ -64,13 +85,12 @@ fn round_to_int(v: f64) -> f64 {
     (v + SHIFT) - SHIFT
 }
 
-/// `v · 2^-n` for `0 ≤ n ≤ 2600` (integral f64), one rounding if the result is subnormal.
+/// `v · 2^j` with one rounding (only if the result is subnormal).
 #[inline(always)]
-fn scale_pow2_neg(v: f64, n: f64) -> f64 {
-    let k = n as i32;
-    if k <= 1000 {
-        v * f64::from_bits(((1023 - k) as u64) << 52)
+fn scale_pow2(v: f64, j: i32) -> f64 {
+    if (-1000..=1000).contains(&j) {
+        v * f64::from_bits(((1023 + j) as u64) << 52)
     } else {
-        libm::scalbn(v, -k)
+        libm::scalbn(v, j)
     }
 }

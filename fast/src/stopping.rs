@@ -36,3 +36,199 @@ pub fn stop_by_log_eipc(candidates: &[Candidate], y_best: f64) -> bool {
         .iter()
         .all(|c| log_eipc(c.mu, c.sigma, y_best, c.cost) <= 0.0)
 }
+
+/// `y_best - min_x PBGI(x)`: the stopping rule's statistic in PBGI form (`≤ 0` ⇔ stop).
+/// No candidates → `-∞`; any NaN index → NaN.
+pub fn pbgi_gap(candidates: &[Candidate], y_best: f64) -> f64 {
+    let mut min = f64::INFINITY;
+    for c in candidates {
+        let g = pbgi(c.mu, c.sigma, c.cost);
+        if g.is_nan() {
+            return f64::NAN;
+        }
+        min = min.min(g);
+    }
+    y_best - min
+}
+
+/// `max_x LogEIPC(x, y_best)`: the statistic in LogEIPC form (`≤ 0` ⇔ stop).
+/// No candidates → `-∞`; any NaN → NaN.
+pub fn max_log_eipc(candidates: &[Candidate], y_best: f64) -> f64 {
+    let mut max = f64::NEG_INFINITY;
+    for c in candidates {
+        let v = log_eipc(c.mu, c.sigma, y_best, c.cost);
+        if v.is_nan() {
+            return f64::NAN;
+        }
+        max = max.max(v);
+    }
+    max
+}
+
+/// The practical options around the stopping rule [stopping paper, "Preventing spurious
+/// stops"; App. B uses a moving-average window of 20 in 8D]: a stabilisation
+/// period (no stop during the first `k` checks), a debounce (stop only after `m` consecutive
+/// signals) and a moving average of the statistic over the last `w` checks.
+///
+/// Feed it one statistic per BO iteration, *after* the posterior update: `≤ 0` means the rule
+/// says stop ([`pbgi_gap`], [`max_log_eipc`], or their shortcuts [`Self::observe_pbgi`],
+/// [`Self::observe_log_eipc`]). With `k = 0`, `m = 1`, `w = 1` it is the plain rule.
+///
+/// A check signals when the mean of the last `min(w, checks so far)` statistics is `≤ 0`
+/// (ties stop); a NaN statistic makes the mean NaN, which never signals and resets the
+/// debounce count. Signals during the stabilisation period do not count.
+#[derive(Clone, Debug)]
+pub struct StoppingHelper {
+    stabilisation: usize,
+    debounce: usize,
+    window: Vec<f64>,
+    filled: usize,
+    next: usize,
+    checks: usize,
+    consecutive: usize,
+}
+
+impl StoppingHelper {
+    /// `stabilisation = k ≥ 0`, `debounce = m ≥ 1`, `window = w ≥ 1` (allocated once here).
+    ///
+    /// # Errors
+    /// `debounce = 0` or `window = 0`.
+    pub fn new(
+        stabilisation: usize,
+        debounce: usize,
+        window: usize,
+    ) -> Result<Self, crate::DomainError> {
+        if debounce == 0 {
+            return Err(crate::DomainError {
+                name: "debounce",
+                value: 0.0,
+                reason: "must be >= 1",
+            });
+        }
+        if window == 0 {
+            return Err(crate::DomainError {
+                name: "window",
+                value: 0.0,
+                reason: "must be >= 1",
+            });
+        }
+        Ok(StoppingHelper {
+            stabilisation,
+            debounce,
+            window: vec![0.0; window],
+            filled: 0,
+            next: 0,
+            checks: 0,
+            consecutive: 0,
+        })
+    }
+
+    /// Record one check's statistic; `true` when the run should stop now.
+    pub fn observe(&mut self, statistic: f64) -> bool {
+        self.checks += 1;
+        self.window[self.next] = statistic;
+        self.next = (self.next + 1) % self.window.len();
+        self.filled = (self.filled + 1).min(self.window.len());
+        let mean = self.moving_average();
+        if self.checks > self.stabilisation && mean <= 0.0 {
+            self.consecutive += 1;
+        } else {
+            self.consecutive = 0;
+        }
+        self.consecutive >= self.debounce
+    }
+
+    /// [`Self::observe`] with the PBGI-form statistic [`pbgi_gap`].
+    pub fn observe_pbgi(&mut self, candidates: &[Candidate], y_best: f64) -> bool {
+        self.observe(pbgi_gap(candidates, y_best))
+    }
+
+    /// [`Self::observe`] with the LogEIPC-form statistic [`max_log_eipc`].
+    pub fn observe_log_eipc(&mut self, candidates: &[Candidate], y_best: f64) -> bool {
+        self.observe(max_log_eipc(candidates, y_best))
+    }
+
+    /// Mean of the last `min(w, checks)` statistics (NaN before the first check).
+    pub fn moving_average(&self) -> f64 {
+        if self.filled == 0 {
+            return f64::NAN;
+        }
+        let sum: f64 = if self.filled == self.window.len() {
+            self.window.iter().sum()
+        } else {
+            self.window[..self.filled].iter().sum()
+        };
+        sum / self.filled as f64
+    }
+
+    /// Number of checks so far.
+    pub fn checks(&self) -> usize {
+        self.checks
+    }
+
+    /// Current run of consecutive counted signals.
+    pub fn consecutive_signals(&self) -> usize {
+        self.consecutive
+    }
+
+    /// Forget all checks (keeps the configuration).
+    pub fn reset(&mut self) {
+        self.filled = 0;
+        self.next = 0;
+        self.checks = 0;
+        self.consecutive = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_rule_stops_on_first_signal_ties_included() {
+        let mut s = StoppingHelper::new(0, 1, 1).unwrap();
+        assert!(!s.observe(0.5));
+        assert!(s.observe(0.0));
+    }
+
+    #[test]
+    fn stabilisation_ignores_early_signals() {
+        let mut s = StoppingHelper::new(2, 1, 1).unwrap();
+        assert!(!s.observe(-1.0));
+        assert!(!s.observe(-1.0));
+        assert!(s.observe(-1.0));
+    }
+
+    #[test]
+    fn debounce_needs_consecutive_signals() {
+        let mut s = StoppingHelper::new(0, 2, 1).unwrap();
+        assert!(!s.observe(-1.0));
+        assert!(!s.observe(1.0));
+        assert!(!s.observe(-1.0));
+        assert!(s.observe(-1.0));
+    }
+
+    #[test]
+    fn moving_average_smooths_a_single_dip() {
+        let mut s = StoppingHelper::new(0, 1, 3).unwrap();
+        assert!(!s.observe(1.0));
+        assert!(!s.observe(1.0));
+        // mean(1, 1, -1) = 1/3 > 0: no stop; then mean(1, -1, -1) < 0: stop.
+        assert!(!s.observe(-1.0));
+        assert!(s.observe(-1.0));
+    }
+
+    #[test]
+    fn nan_statistic_never_signals_and_resets_debounce() {
+        let mut s = StoppingHelper::new(0, 2, 1).unwrap();
+        assert!(!s.observe(-1.0));
+        assert!(!s.observe(f64::NAN));
+        assert_eq!(s.consecutive_signals(), 0);
+    }
+
+    #[test]
+    fn zero_debounce_or_window_is_rejected() {
+        assert_eq!(StoppingHelper::new(0, 0, 1).unwrap_err().name, "debounce");
+        assert_eq!(StoppingHelper::new(0, 1, 0).unwrap_err().name, "window");
+    }
+}

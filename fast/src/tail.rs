@@ -7,62 +7,151 @@
 //! Accuracy (see `proofs-notes/fast-error-analysis.md`): fit error ≤ 7.1e-18 relative; the
 //! evaluation adds ≤ 0.5 ulp (final addition of the double-double constant) plus ≤ 0.1 ulp from
 //! the Horner tail for x < 8, and ≤ 1.5 ulp (w = 1/x², product by w) for x ≥ 8.
+use crate::dd::two_prod;
 use crate::tail_coeffs::{ASYMPTOTIC, SMALL, W16, W32, W8};
 
 /// `p(x)` for finite `x ≥ 0`. Returns 0 once `x²` overflows (true value < 1e-308).
 #[inline(always)]
 pub(crate) fn p_tail(x: f64) -> f64 {
     if x < 8.0 {
-        // Row i covers [i/8, (i+1)/8); t = x - centre is exact for i ≥ 1 (Sterbenz) and has an
-        // absolute error ≤ 2^-1074 for i = 0.
-        let i = (x * 8.0) as usize;
-        let c = &SMALL[i];
-        let t = x - (i as f64 + 0.5) * 0.125;
-        let tail = c[2]
-            + t * (c[3]
-                + t * (c[4]
-                    + t * (c[5] + t * (c[6] + t * (c[7] + t * (c[8] + t * (c[9] + t * c[10])))))));
-        c[0] + (c[1] + t * tail)
+        p_small(x)
     } else {
-        let w = 1.0 / (x * x);
-        let xx_p = if x < 16.0 {
-            poly_w(&W8, w)
-        } else if x < 32.0 {
-            poly_w(&W16, w)
-        } else if x < 64.0 {
-            poly_w(&W32, w)
-        } else {
-            poly_w(&ASYMPTOTIC, w)
-        };
-        xx_p * w
+        let inv = 1.0 / (x * x);
+        x2p_large(x, inv) * inv
     }
+}
+
+/// `p(x) = (hi + lo)·(1 + rel)` to ≤ 0.3·2^-53 relative (fit error plus the Horner tail),
+/// given `x² = x2_hi + x2_lo` exactly, and `dp ≈ p'(x)` to ≤ 0.6 % relative (it only scales
+/// corrections of relative size ≤ 2^-51). `hi = fl(p)` and `lo` is the exact remainder of
+/// that rounding (so callers can multiply `p` exactly); `rel` carries the roundings of
+/// `x²` and `1/x²` for `x ≥ 8` (0 below).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tail {
+    pub hi: f64,
+    pub lo: f64,
+    pub rel: f64,
+    pub dp: f64,
+}
+
+#[inline(always)]
+pub(crate) fn p_tail_sq(x: f64, x2_hi: f64, x2_lo: f64) -> Tail {
+    if x < 8.0 {
+        let (i, t) = small_index(x);
+        let c = &SMALL[i];
+        let (hi, lo) = fast_two_sum(c[0], c[1] + t * small_tail(c, t));
+        let dp = c[2] + t * (2.0 * c[3] + t * (3.0 * c[4] + t * (4.0 * c[5])));
+        Tail {
+            hi,
+            lo,
+            rel: 0.0,
+            dp,
+        }
+    } else {
+        let inv = 1.0 / x2_hi;
+        let (q_hi, q_lo) = x2p_large_dd(x, inv);
+        let (hi, e) = two_prod(q_hi, inv);
+        // 1/x² = inv·(1 + r1)/(1 + x2_lo/x2_hi), r1 = 1 - x2_hi·inv (1 - a exact: Sterbenz).
+        // (Dekker's split needs x² < 2^996; beyond x = 1e100 the correction is irrelevant.)
+        let r1 = if x2_hi < 1e200 {
+            let (a, b) = two_prod(x2_hi, inv);
+            (1.0 - a) - b
+        } else {
+            0.0
+        };
+        let p = hi;
+        // p'/p = -2/x + 6/x³ + O(x⁻⁵) (≤ 0.6 % off at x = 8), with 1/x = x·inv.
+        Tail {
+            hi,
+            lo: e + q_lo * inv,
+            rel: r1 - x2_lo * inv,
+            dp: p * (x * inv) * (-2.0 + 6.0 * inv),
+        }
+    }
+}
+
+/// `a + b = s + e` exactly when `|a| ≥ |b|` (Dekker's FastTwoSum).
+#[inline(always)]
+fn fast_two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    (s, b - (s - a))
+}
+
+/// Row and offset: row i covers [i/8, (i+1)/8); t = x - centre is exact for i ≥ 1
+/// (Sterbenz) and has an absolute error ≤ 2^-1074 for i = 0.
+#[inline(always)]
+fn small_index(x: f64) -> (usize, f64) {
+    let i = (x * 8.0) as usize;
+    (i, x - (i as f64 + 0.5) * 0.125)
+}
+
+/// `p(x)` for `0 ≤ x < 8`.
+#[inline(always)]
+fn p_small(x: f64) -> f64 {
+    let (i, t) = small_index(x);
+    p_small_at(&SMALL[i], t)
+}
+
+/// The interval polynomial `c0_hi + (c0_lo + t·P1(t))`.
+#[inline(always)]
+fn p_small_at(c: &[f64; 11], t: f64) -> f64 {
+    c[0] + (c[1] + t * small_tail(c, t))
+}
+
+/// `P1(t) = c1 + t·(c2 + …)` (Horner; `|t·P1| ≤ 0.08·p`, so its rounding errors are damped).
+#[inline(always)]
+fn small_tail(c: &[f64; 11], t: f64) -> f64 {
+    c[2] + t
+        * (c[3]
+            + t * (c[4]
+                + t * (c[5] + t * (c[6] + t * (c[7] + t * (c[8] + t * (c[9] + t * c[10])))))))
+}
+
+/// `x²·p(x)` for `x ≥ 8` as a polynomial in `w ≈ 1/x²` (w's rounding is harmless since
+/// `d ln(x²p)/d ln w ≤ 0.05`).
+#[inline(always)]
+fn x2p_large(x: f64, w: f64) -> f64 {
+    if x < 16.0 {
+        poly_w(&W8, w)
+    } else if x < 32.0 {
+        poly_w(&W16, w)
+    } else if x < 64.0 {
+        poly_w(&W32, w)
+    } else {
+        poly_w(&ASYMPTOTIC, w)
+    }
+}
+
+/// `x²·p(x)` for `x ≥ 8` as `(hi, lo)` (see [`x2p_large`]).
+#[inline(always)]
+fn x2p_large_dd(x: f64, w: f64) -> (f64, f64) {
+    let (c0, c1, tail) = if x < 16.0 {
+        poly_w_parts(&W8, w)
+    } else if x < 32.0 {
+        poly_w_parts(&W16, w)
+    } else if x < 64.0 {
+        poly_w_parts(&W32, w)
+    } else {
+        poly_w_parts(&ASYMPTOTIC, w)
+    };
+    fast_two_sum(c0, c1 + w * tail)
 }
 
 /// `c[0] + (c[1] + w·(c[2] + w·(…)))`: constant term as a double-double.
 #[inline(always)]
 fn poly_w<const N: usize>(c: &[f64; N], w: f64) -> f64 {
+    let (c0, c1, tail) = poly_w_parts(c, w);
+    c0 + (c1 + w * tail)
+}
+
+/// `(c[0], c[1], c[2] + w·(c[3] + …))`.
+#[inline(always)]
+fn poly_w_parts<const N: usize>(c: &[f64; N], w: f64) -> (f64, f64, f64) {
     let mut acc = c[N - 1];
     let mut k = N - 2;
     while k >= 2 {
         acc = c[k] + w * acc;
         k -= 1;
     }
-    c[0] + (c[1] + w * acc)
-}
-
-/// `d ln p / dx` to a few digits (it only scales a correction of relative size ≤ 2^-52).
-#[inline(always)]
-pub(crate) fn dlnp_dx(x: f64, p: f64) -> f64 {
-    if x < 4.0 {
-        // d ln p/dx = x - R(x)/q(x) = x - (φ0 - p)/(x·p); no harmful cancellation for x < 4.
-        if x == 0.0 {
-            -core::f64::consts::FRAC_PI_2.sqrt()
-        } else {
-            x - (crate::consts::FRAC_1_SQRT_2PI - p) / (x * p)
-        }
-    } else {
-        // ln q = -2 ln x - 3/x² + 10.5/x⁴ + O(x⁻⁶); ≤ 6 % off at x = 4.
-        let w = 1.0 / (x * x);
-        (-2.0 + w * (6.0 - 42.0 * w)) / x
-    }
+    (c[0], c[1], acc)
 }

@@ -43,7 +43,11 @@ fn invalid_input_gives_nan() {
 
 #[test]
 fn stop_rules_agree_on_a_clear_case_and_empty_set_stops() {
-    let far = [Candidate { mu: 0.0, sigma: 1.0, cost: 1e-4 }];
+    let far = [Candidate {
+        mu: 0.0,
+        sigma: 1.0,
+        cost: 1e-4,
+    }];
     // PBGI = -3.363 < 0 = y*: continue; at y* = -4 it stops.
     assert!(!stop_by_pbgi(&far, 0.0) && !stop_by_log_eipc(&far, 0.0));
     assert!(stop_by_pbgi(&far, -4.0) && stop_by_log_eipc(&far, -4.0));

@@ -62,7 +62,8 @@ pub(crate) fn ziv(
 ) -> Result<Certified, Error> {
     let mut p = acc.start_bits.max(32).min(acc.max_bits.max(32));
     loop {
-        if let Some(c) = finish(&enclose(p), acc) {
+        let iv = enclose(p);
+        if let Some(c) = finish(&iv, acc) {
             return Ok(c);
         }
         if p >= acc.max_bits {

@@ -8,10 +8,11 @@ use crate::interval::{down, exact_sum, log2_abs, up, widen_exponent_range, Inter
 use crate::{Accuracy, Certified, Error};
 use rug::Float;
 
-/// Precision needed to carry `x = |d|/σ` so that its rounding costs no more than the target:
-/// the relative sensitivity of `h(-x)` to `x` is about `x²`.
+/// Extra precision to carry `x = |d|/σ` with, so that its rounding costs no more than the
+/// target: the relative sensitivity of `h(-x)` to `x` is about `x²` for large `x`, and the
+/// Taylor form's interval evaluation amplifies the width of `x` by up to `2^17` for `x ≤ 4`.
 pub(crate) fn distance_bits(d: &Float, sigma: &Float) -> u32 {
-    (2 * (log2_abs(d) - log2_abs(sigma))).clamp(0, 200) as u32 + 8
+    (2 * (log2_abs(d) - log2_abs(sigma))).clamp(0, 200) as u32 + 40
 }
 
 /// `x = |d|/σ` enclosed.
@@ -23,22 +24,10 @@ pub(crate) fn distance(d: &Float, sigma: &Float, wp: u32) -> Interval {
     }
 }
 
-/// `h(-x)` over an interval of `x`: `h(-x)` is decreasing in `x`.
-pub(crate) fn h_neg_over(x: &Interval, p: u32) -> Interval {
-    if x.is_point() {
-        h_neg(&x.lo, p)
-    } else {
-        Interval {
-            lo: h_neg(&x.hi, p).lo,
-            hi: h_neg(&x.lo, p).hi,
-        }
-    }
-}
-
 /// `σ·h(-|d|/σ)` enclosed: the lower-tail part of EI (`EI = max(d, 0) + σ·h(-|d|/σ)`).
 pub(crate) fn tail_enclosure(d: &Float, sigma: &Float, p: u32) -> Interval {
     let x = distance(d, sigma, p + distance_bits(d, sigma));
-    let h = h_neg_over(&x, p);
+    let h = h_neg(&x, p);
     Interval {
         lo: down(p, &h.lo * sigma),
         hi: up(p, &h.hi * sigma),
@@ -75,9 +64,12 @@ pub(crate) fn exact_difference(y: f64, mu: f64) -> Float {
 /// Checked against mpmath in `tests/mpmath_data.rs`.
 ///
 /// # Regimes
-/// `EI = max(y - μ, 0) + σ·h(-|z|)`, free of cancellation for `z > 0`; `h(-x)` by the erfc form
-/// with `2·log2 x` extra bits, or by the alternating asymptotic series with its rigorous
-/// remainder for large `x`.
+/// `EI = max(y - μ, 0) + σ·h(-|z|)`, free of cancellation for `z > 0`; `h(-x)` by its Taylor
+/// series (`x ≤ 4`), the continued fraction of the repeated normal integrals (`x > 4`), or the
+/// alternating asymptotic series with its rigorous remainder (large `x`); see `gaussian.rs`.
+///
+/// # Cost
+/// About 30–60 µs at the default accuracy (table in `proofs-notes/reference-certification.md`).
 pub fn ei(mu: f64, sigma: f64, y: f64) -> Result<Certified, Error> {
     ei_with(mu, sigma, y, &Accuracy::default())
 }

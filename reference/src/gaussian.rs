@@ -1,29 +1,51 @@
 //! Enclosures of the lower tail `h(-x) = φ(x) - x·Q(x)`, `x ≥ 0`, `Q(x) = P(Z > x)`
-//! (MATH.md, "Gaussian building blocks"), in linear and logarithmic form.
+//! (MATH.md, "Gaussian building blocks"), in linear and logarithmic form, over an interval of
+//! `x` (every bound below is monotone in `x`, and each end uses the worst end of `x`).
 //!
 //! Every other quantity reduces to this one: `h(z) = h(-|z|) + max(z, 0)`, because
-//! `h(z) - h(-z) = E[z - Z] = z`. Working on the lower tail keeps every formula free of the
-//! cancellation in `z·Φ(z) + φ(z)` for `z ≫ 0`.
+//! `h(z) - h(-z) = E[z - Z] = z`. Working on the lower tail avoids the cancellation in
+//! `z·Φ(z) + φ(z)` for `z ≫ 0`. Three certified methods, chosen by `x` and the precision:
 //!
-//! Two certified methods:
-//! * **erfc form** `φ(x) - x·erfc(x/√2)/2` with directed rounding; the subtraction cancels about
-//!   `2·log2 x` bits (`h(-x) ≈ φ(x)/x²`), which the working precision adds back.
-//! * **asymptotic series** `h(-x)/φ(x) = Σ_{k≥1} (-1)^{k+1} (2k-1)!!/x^{2k}` with a rigorous
-//!   remainder: integrating by parts, `h(-x)/φ(x) = S_n + (-1)^n·E_n`, `0 < E_n < (2n+1)!!/x^{2n+2}`
-//!   for every `n ≥ 1` and `x > 0`, so for even `n` the value lies in `(S_n, S_n + a_{n+1})`.
-//!   Used when few terms suffice; evaluated in log space so it never underflows.
+//! * **Taylor series** (`x ≤ 4`): `Φ(x) = 1/2 + φ(x)·S(x)`, `S(x) = Σ_{n≥0} x^{2n+1}/(2n+1)!!`
+//!   (positive terms), so `h(-x) = φ(x)·(1 + x·S(x)) - x/2`. Once `2n+3 ≥ 2x²` the term ratio
+//!   `x²/(2n+3)` is `≤ 1/2`, so the tail is at most twice the first omitted term. The final
+//!   subtraction loses `≤ 17` bits for `x ≤ 4`, which the working precision adds back.
+//! * **Continued fraction** (`x > 4`): with `I_n(x) = ∫_x^∞ (t-x)^n/n!·φ(t) dt` (`I_{-1} = φ`,
+//!   `I_0 = Q`, `I_1 = h(-x)`), integration by parts gives `I_{n-1} = x·I_n + (n+1)·I_{n+1}`,
+//!   so `r_n = I_n/I_{n-1} > 0` satisfies `r_n = 1/(x + (n+1)·r_{n+1})` and
+//!   `h(-x)/φ(x) = r_0·r_1 = 1/(1 + x/r_1)`. Since `0 < r_{N+1} ≤ 1/x`, running the recurrence
+//!   down from `[0, 1/x]` encloses `r_1` (each step is decreasing in `r`); no cancellation.
+//! * **Asymptotic series** (large `x`): `h(-x)/φ(x) = Σ_{k≥1} (-1)^{k+1} (2k-1)!!/x^{2k}`; by
+//!   the same integration by parts `h(-x)/φ(x) = S_n + (-1)^n·E_n` with
+//!   `0 < E_n < (2n+1)!!/x^{2n+2}` for every `n ≥ 1`, so for even `n` the value lies in
+//!   `(S_n, S_n + a_{n+1})`. Evaluated in log space, so `ln h` never underflows.
 
-use crate::interval::{down, log2_abs, sqrt_2, sqrt_2pi, up, Interval};
+use crate::interval::{down, exponent, ln_sqrt_2pi, log2_abs, sqrt_2pi, up, Interval};
+use rug::float::Round;
+use rug::ops::{AddAssignRound, DivAssignRound, MulAssignRound};
 use rug::Float;
 
-/// Precision lost to cancellation in the erfc form at `x`: about `2·log2 x` bits.
-pub(crate) fn cancellation_bits(x: &Float) -> u32 {
-    (2 * log2_abs(x)).clamp(0, 200) as u32
+/// The method for `h(-x)` on an interval of `x`.
+enum Method {
+    Taylor,
+    ContinuedFraction,
+    /// Asymptotic series with this (even) number of terms.
+    Asymptotic(u32),
 }
 
-/// Number of series terms (even) giving relative remainder below `2^-(p+4)` at `x`, if the
-/// series is usable there (terms still decreasing fast).
-fn series_terms(x: &Float, p: u32) -> Option<u32> {
+fn method(x: &Interval, p: u32) -> Method {
+    if let Some(n) = asymptotic_terms(&x.lo, p) {
+        Method::Asymptotic(n)
+    } else if x.hi <= 4 {
+        Method::Taylor
+    } else {
+        Method::ContinuedFraction
+    }
+}
+
+/// Number of asymptotic terms (even) giving relative remainder below `2^-(p+4)` at `x`, if the
+/// series can reach that there (terms still shrinking by at least half).
+fn asymptotic_terms(x: &Float, p: u32) -> Option<u32> {
     let log2_x2 = 2.0 * (log2_abs(x) as f64 - 1.0);
     if log2_x2 < 8.0 {
         return None;
@@ -34,7 +56,7 @@ fn series_terms(x: &Float, p: u32) -> Option<u32> {
     while log2_ratio > -(f64::from(p) + 4.0) || n % 2 == 1 {
         n += 1;
         let step = f64::from(2 * n + 1).log2() - log2_x2;
-        if step > -1.0 || n > 120 {
+        if step > -1.0 || n > 200 {
             return None;
         }
         log2_ratio += step;
@@ -42,10 +64,133 @@ fn series_terms(x: &Float, p: u32) -> Option<u32> {
     Some(n)
 }
 
-/// `h(-x)/φ(x)` enclosed by the alternating asymptotic series with `n` (even) terms.
-fn series_ratio(x: &Float, n: u32, p: u32) -> Interval {
-    // Operands are always references, so each operation is rounded once, in the stated direction.
-    let (x2_lo, x2_hi) = (down(p, x.square_ref()), up(p, x.square_ref()));
+/// `x²` enclosed (`x ≥ 0`).
+fn square(x: &Interval, p: u32) -> Interval {
+    Interval {
+        lo: down(p, x.lo.square_ref()),
+        hi: up(p, x.hi.square_ref()),
+    }
+}
+
+/// `φ(x) = exp(-x²/2)/√(2π)` enclosed (`x ≥ 0`, `φ` decreasing).
+fn phi(x: &Interval, p: u32) -> Interval {
+    let x2 = square(x, p);
+    let e = Interval {
+        lo: down(p, -(x2.hi >> 1u32)),
+        hi: up(p, -(x2.lo >> 1u32)),
+    }
+    .exp(p);
+    e.div_nonneg(&sqrt_2pi(p), p)
+}
+
+/// `ln φ(x) = -x²/2 - ln √(2π)` enclosed.
+fn ln_phi(x: &Interval, p: u32) -> Interval {
+    let s = ln_sqrt_2pi(p);
+    let x2 = square(x, p);
+    let (half_hi, half_lo) = (x2.hi >> 1u32, x2.lo >> 1u32);
+    Interval {
+        lo: -up(p, &half_hi + &s.hi),
+        hi: -down(p, &half_lo + &s.lo),
+    }
+}
+
+/// `h(-x)` by the Taylor series (`x ≤ 4`), working precision `wp`.
+fn taylor(x: &Interval, wp: u32) -> Interval {
+    let x2 = square(x, wp);
+    let (mut s_lo, mut s_hi) = (Float::new(wp), Float::new(wp));
+    // t_0 = x; in-place directed operations keep the loop free of allocations.
+    let (mut t_lo, mut t_hi) = (down(wp, &x.lo), up(wp, &x.hi));
+    let ratio_small_from = (2.0 * x2.hi.to_f64()).ceil();
+    let mut n = 0u32;
+    loop {
+        // Stop once the ratio of later terms is ≤ 1/2 and the tail (≤ 2·t_n) is below
+        // 2^-(wp+2) of the sum (t_n < 2^e_t ≤ 2^(e_s-wp-3) ≤ s·2^-(wp+2)).
+        if f64::from(2 * n + 3) >= ratio_small_from {
+            match (exponent(&t_hi), exponent(&s_lo)) {
+                (None, _) => break,
+                (Some(et), Some(es)) if et <= es - i64::from(wp) - 3 => break,
+                _ => {}
+            }
+        }
+        s_lo.add_assign_round(&t_lo, Round::Down);
+        s_hi.add_assign_round(&t_hi, Round::Up);
+        // t_{n+1} = t_n·x²/(2n+3)
+        t_lo.mul_assign_round(&x2.lo, Round::Down);
+        t_lo.div_assign_round(2 * n + 3, Round::Down);
+        t_hi.mul_assign_round(&x2.hi, Round::Up);
+        t_hi.div_assign_round(2 * n + 3, Round::Up);
+        n += 1;
+    }
+    t_hi.mul_assign_round(2u32, Round::Up);
+    s_hi.add_assign_round(&t_hi, Round::Up);
+    let f = phi(x, wp);
+    let (xs_lo, xs_hi) = (down(wp, &x.lo * &s_lo), up(wp, &x.hi * &s_hi));
+    let (one_lo, one_hi) = (down(wp, &xs_lo + 1u32), up(wp, &xs_hi + 1u32));
+    let (a_lo, a_hi) = (down(wp, &f.lo * &one_lo), up(wp, &f.hi * &one_hi));
+    let (half_x_hi, half_x_lo) = (up(wp, &x.hi >> 1u32), down(wp, &x.lo >> 1u32));
+    let lo = down(wp, &a_lo - &half_x_hi);
+    // h(-x) > 0: a non-positive lower end carries no information.
+    let lo = if lo.is_sign_negative() {
+        Float::with_val(wp, 0)
+    } else {
+        lo
+    };
+    Interval {
+        lo,
+        hi: up(wp, &a_hi - &half_x_lo),
+    }
+}
+
+/// `h(-x)/φ(x)` by the continued fraction (`x > 0`), with `n` levels, working precision `wp`.
+fn continued_fraction_ratio(x: &Interval, n: u32, wp: u32) -> Interval {
+    let (x_lo, x_hi) = (down(wp, &x.lo), up(wp, &x.hi));
+    // r_{n+1} ∈ (0, 1/x]
+    let (mut r_lo, mut r_hi) = (Float::new(wp), up(wp, x_lo.recip_ref()));
+    for k in (1..=n).rev() {
+        // r_k = 1/(x + (k+1)·r_{k+1}), decreasing in x and in r_{k+1}: the new lower end comes
+        // from the old upper end and vice versa (computed in place, then swapped).
+        r_hi.mul_assign_round(k + 1, Round::Up);
+        r_hi.add_assign_round(&x_hi, Round::Up);
+        r_hi.recip_round(Round::Down);
+        r_lo.mul_assign_round(k + 1, Round::Down);
+        r_lo.add_assign_round(&x_lo, Round::Down);
+        r_lo.recip_round(Round::Up);
+        std::mem::swap(&mut r_lo, &mut r_hi);
+    }
+    // h/φ = 1/(1 + x/r_1), increasing in r_1, decreasing in x
+    let (q_lo, q_hi) = (up(wp, &x_hi / &r_lo), down(wp, &x_lo / &r_hi));
+    let (d_hi, d_lo) = (up(wp, &q_lo + 1u32), down(wp, &q_hi + 1u32));
+    Interval {
+        lo: down(wp, d_hi.recip_ref()),
+        hi: up(wp, d_lo.recip_ref()),
+    }
+}
+
+/// Continued fraction levels for relative truncation error about `2^-p` at `x ≥ 4`
+/// (an estimate; the caller checks the width and doubles it if needed).
+fn continued_fraction_levels(x: &Float, p: u32) -> u32 {
+    let x = x.to_f64().max(1.0);
+    let q = 0.4 * f64::from(p) / x;
+    (q * q + f64::from(p) / 4.0).ceil() as u32 + 4
+}
+
+/// `h(-x)/φ(x)` by the continued fraction, refined until its relative width is `≤ 2^-p`.
+fn continued_fraction(x: &Interval, p: u32) -> Interval {
+    let mut n = continued_fraction_levels(&x.lo, p);
+    loop {
+        let wp = p + 16 + (32 - n.leading_zeros());
+        let q = continued_fraction_ratio(x, n, wp);
+        let width = up(64, &q.hi - &q.lo);
+        if n > 1 << 16 || width <= Float::with_val(64, &q.lo >> p) {
+            return q;
+        }
+        n *= 2;
+    }
+}
+
+/// `h(-x)/φ(x)` by the asymptotic series with `n` (even) terms.
+fn asymptotic_ratio(x: &Interval, n: u32, p: u32) -> Interval {
+    let (x2_lo, x2_hi) = (down(p, x.lo.square_ref()), up(p, x.hi.square_ref()));
     let inv_x2 = Interval {
         lo: down(p, x2_hi.recip_ref()),
         hi: up(p, x2_lo.recip_ref()),
@@ -82,75 +227,28 @@ fn series_ratio(x: &Float, n: u32, p: u32) -> Interval {
     }
 }
 
-/// `ln φ(x) = -x²/2 - ln √(2π)` enclosed.
-fn ln_phi(x: &Float, p: u32) -> Interval {
-    let s = sqrt_2pi(p).ln(p);
-    let half_x2_hi = up(p, x.square_ref()) >> 1u32;
-    let half_x2_lo = down(p, x.square_ref()) >> 1u32;
-    Interval {
-        lo: -up(p, &half_x2_hi + &s.hi),
-        hi: -down(p, &half_x2_lo + &s.lo),
+/// Enclosure of `h(-x)` over `x` (`0 ≤ x.lo`), relative width about `2^-p` plus the effect of
+/// the width of `x`. Underflows to `[0, tiny]` only beyond MPFR's exponent range (`x ≳ 2.5e9`).
+pub(crate) fn h_neg(x: &Interval, p: u32) -> Interval {
+    let wp = p + 24;
+    match method(x, p) {
+        Method::Taylor => taylor(x, wp),
+        Method::ContinuedFraction => {
+            let q = continued_fraction(x, wp);
+            phi(x, wp).mul_nonneg(&q, wp)
+        }
+        Method::Asymptotic(n) => ln_phi(x, wp)
+            .add(&asymptotic_ratio(x, n, wp).ln(wp), wp)
+            .exp(wp),
     }
 }
 
-/// `h(-x)` by the erfc form at working precision `wp`; `x ≥ 0` exact.
-fn h_neg_erfc(x: &Float, wp: u32) -> Interval {
-    let x2 = Interval {
-        lo: down(wp, x.square_ref()),
-        hi: up(wp, x.square_ref()),
-    };
-    let e = Interval {
-        lo: down(wp, -(x2.hi >> 1u32)),
-        hi: up(wp, -(x2.lo >> 1u32)),
-    }
-    .exp(wp);
-    let phi = e.div_nonneg(&sqrt_2pi(wp), wp);
-    let r2 = sqrt_2(wp);
-    let t = Interval {
-        lo: down(wp, x / &r2.hi),
-        hi: up(wp, x / &r2.lo),
-    };
-    // erfc is decreasing; Q = erfc/2 exactly.
-    let q = Interval {
-        lo: down(wp, t.hi.erfc_ref()) >> 1u32,
-        hi: up(wp, t.lo.erfc_ref()) >> 1u32,
-    };
-    let (xq_hi, xq_lo) = (up(wp, x * &q.hi), down(wp, x * &q.lo));
-    let lo = down(wp, &phi.lo - &xq_hi);
-    let hi = up(wp, &phi.hi - &xq_lo);
-    // h(-x) > 0: a negative lower end carries no information.
-    let lo = if lo.is_sign_negative() {
-        Float::with_val(wp, 0)
-    } else {
-        lo
-    };
-    Interval { lo, hi }
-}
-
-/// Enclosure of `h(-x)`, `x ≥ 0` exact, with relative width about `2^-p` (may underflow to
-/// `[0, tiny]` only beyond MPFR's exponent range, `x ≳ 2.5e9`).
-pub(crate) fn h_neg(x: &Float, p: u32) -> Interval {
-    match series_terms(x, p) {
-        Some(n) => {
-            let wp = p + 16;
-            ln_phi(x, wp)
-                .add(&series_ratio(x, n, wp).ln(wp), wp)
-                .exp(wp)
-        }
-        None => h_neg_erfc(x, p + cancellation_bits(x) + 16),
-    }
-}
-
-/// Enclosure of `ln h(-x)`, `x ≥ 0` exact, with absolute width about `2^-p·max(1, |ln h|)`.
-pub(crate) fn ln_h_neg(x: &Float, p: u32) -> Interval {
-    match series_terms(x, p) {
-        Some(n) => {
-            let wp = p + 16;
-            ln_phi(x, wp).add(&series_ratio(x, n, wp).ln(wp), wp)
-        }
-        None => {
-            let wp = p + cancellation_bits(x) + 16;
-            h_neg_erfc(x, wp).ln(wp)
-        }
+/// Enclosure of `ln h(-x)` over `x` (`0 ≤ x.lo`); finite for every finite `x`.
+pub(crate) fn ln_h_neg(x: &Interval, p: u32) -> Interval {
+    let wp = p + 24;
+    match method(x, p) {
+        Method::Taylor => taylor(x, wp).ln(wp),
+        Method::ContinuedFraction => ln_phi(x, wp).add(&continued_fraction(x, wp).ln(wp), wp),
+        Method::Asymptotic(n) => ln_phi(x, wp).add(&asymptotic_ratio(x, n, wp).ln(wp), wp),
     }
 }

@@ -6,9 +6,10 @@
 //! `EI(a) < c < EI(b)` therefore contains the root, whatever happens between `a` and `b`.
 
 use crate::certify::{exact, finish, ziv};
-use crate::ei::tail_enclosure;
+use crate::ei::{ei_enclosure, tail_enclosure};
 use crate::input::{finite, non_negative, positive};
 use crate::interval::{down, exact_midpoint, exact_sum, up, widen_exponent_range, Interval};
+use crate::log_ei::ln_ei_enclosure;
 use crate::{Accuracy, Certified, Error};
 use rug::float::Round;
 use rug::Float;
@@ -24,6 +25,10 @@ fn exceeds_at(mu: &Float, sigma: &Float, g: &Float, cost: &Interval, p: u32) -> 
     } else {
         Float::with_val(53, 0)
     };
+    if base > cost.hi {
+        // Decided without forming base - c (whose exact span could be huge for tiny costs).
+        return Some(true);
+    }
     let (minus_c_hi, minus_c_lo) = (
         Float::with_val(cost.hi.prec(), -&cost.hi),
         Float::with_val(cost.lo.prec(), -&cost.lo),
@@ -133,6 +138,28 @@ fn key_point(k: i64) -> Float {
     }
 }
 
+/// Edge of the rounding cell of the double with key `k` (round to nearest, ties to even): the
+/// midpoint to its neighbour below (`upper = false`) or above. Past `±MAX` the cell of `±inf`
+/// extends to `±∞`. Whether the edge itself belongs to the cell does not matter: brackets
+/// are open at certified points (`EI ≠ c` there).
+fn cell_edge(k: i64, upper: bool) -> Float {
+    let inf_key = key(f64::INFINITY);
+    match (k, upper) {
+        (k, true) if k >= inf_key => Float::with_val(53, f64::INFINITY),
+        (k, false) if k <= -inf_key => Float::with_val(53, f64::NEG_INFINITY),
+        (k, true) => exact_midpoint(&key_point(k), &key_point(k + 1)),
+        (k, false) => exact_midpoint(&key_point(k - 1), &key_point(k)),
+    }
+}
+
+/// The key of the double whose rounding cell contains the open bracket `(a, b)`, if any.
+fn common_cell(a: &Float, b: &Float) -> Option<i64> {
+    [a.to_f64(), b.to_f64()]
+        .into_iter()
+        .map(key)
+        .find(|&k| cell_edge(k, false) <= *a && *b <= cell_edge(k, true))
+}
+
 /// An exact point `μ + σ·u` (the product rounded at 64 bits: only the sum must be exact).
 fn offset_point(mu: &Float, sigma: &Float, u: f64) -> Float {
     let step = Float::with_val(64, sigma * u);
@@ -193,7 +220,116 @@ fn bracket(cmp: &mut Comparer) -> Result<(Float, Float), Error> {
     Ok((a, b))
 }
 
+/// A root bracketed within `±2^-1100` (far below the smallest subnormal `2^-1074`) rounds to
+/// `±0`; its relative width is not pursued further (a root such as `-σ·h(-1e608)` would need
+/// `10^1217` bisection steps). The enclosure is still certified, with absolute width `≤ 2^-1099`.
+fn below_every_double(iv: &Interval) -> Option<Certified> {
+    let tiny = Float::with_val(53, 1) >> 1100u32;
+    let small = |x: &Float| x.clone().abs() <= tiny;
+    (small(&iv.lo) && small(&iv.hi)).then(|| Certified {
+        value: 0.0,
+        lower: iv.lo.clone(),
+        upper: iv.hi.clone(),
+    })
+}
+
+/// Splits the certified bracket `[lo, hi]` at `point` if it lies strictly inside: one
+/// certified comparison, after which `[lo, hi]` still brackets the root.
+fn split(cmp: &mut Comparer, lo: &mut Float, hi: &mut Float, point: Float) -> Result<(), Error> {
+    if *lo < point && point < *hi {
+        if cmp.exceeds(&point)? {
+            *hi = point;
+        } else {
+            *lo = point;
+        }
+    }
+    Ok(())
+}
+
+/// An uncertified estimate of `ln EI(μ, σ; g) - ln c` (midpoints of enclosures at `p` bits):
+/// only used to propose split points.
+fn log_ratio_estimate(cmp: &Comparer, ln_c: &Float, g: &Float, p: u32) -> Float {
+    let minus_mu = Float::with_val(cmp.mu.prec(), -&cmp.mu);
+    let d = exact_sum(&[g, &minus_mu]);
+    // One logarithm of the linear estimate, unless EI is below MPFR's range.
+    let ei = ei_enclosure(&d, &cmp.sigma, p);
+    let ln_ei = if ei.lo.is_zero() {
+        let iv = ln_ei_enclosure(&d, &cmp.sigma, p);
+        Float::with_val(p, &iv.lo + &iv.hi) >> 1u32
+    } else {
+        let mid = Float::with_val(p, &ei.lo + &ei.hi) >> 1u32;
+        Float::with_val(p, mid.ln_ref())
+    };
+    Float::with_val(p + 64, &ln_ei - ln_c)
+}
+
+/// Root estimate by the Illinois variant of regula falsi on `ln EI(g) - ln c` inside the
+/// certified bracket `[a, b]`, to relative accuracy about `2^-bits` (not certified: the caller
+/// verifies it with certified comparisons).
+fn approximate_root(cmp: &Comparer, a: &Float, b: &Float, bits: u32) -> Float {
+    let p = bits + 32;
+    let ln_c = Float::with_val(p + 32, cmp.cost.lo.ln_ref());
+    let (mut lo, mut hi) = (Float::with_val(p, a), Float::with_val(p, b));
+    // Early iterations need little precision: about twice the digits already agreed on.
+    let mut wp = 64;
+    let (mut f_lo, mut f_hi) = (
+        log_ratio_estimate(cmp, &ln_c, &lo, wp),
+        log_ratio_estimate(cmp, &ln_c, &hi, wp),
+    );
+    let mut x = exact_midpoint(&lo, &hi);
+    if !(f_lo.is_finite() && f_hi.is_finite() && f_lo < 0 && f_hi > 0) {
+        return x;
+    }
+    let mut last_side = 0i8;
+    for _ in 0..200 {
+        // x = hi - f_hi·(hi - lo)/(f_hi - f_lo)
+        let slope_inv = Float::with_val(p, &hi - &lo) / Float::with_val(p, &f_hi - &f_lo);
+        let next = Float::with_val(p, &hi - Float::with_val(p, &f_hi * &slope_inv));
+        if !(next > lo && next < hi) {
+            return x;
+        }
+        let step = Float::with_val(64, &next - &x).abs();
+        x = next;
+        let scale = Float::with_val(64, x.abs_ref());
+        if step <= Float::with_val(64, &scale >> (bits + 4)) {
+            return x;
+        }
+        let agreed = match (
+            crate::interval::exponent(&scale),
+            crate::interval::exponent(&step),
+        ) {
+            (Some(es), Some(ed)) => (es - ed).clamp(0, i64::from(p)) as u32,
+            _ => p,
+        };
+        wp = (2 * agreed + 48).clamp(wp, p);
+        let f = log_ratio_estimate(cmp, &ln_c, &x, wp);
+        if f.is_zero() || !f.is_finite() {
+            return x;
+        }
+        if f < 0 {
+            (lo, f_lo) = (x.clone(), f);
+            if last_side < 0 {
+                f_hi >>= 1;
+            }
+            last_side = -1;
+        } else {
+            (hi, f_hi) = (x.clone(), f);
+            if last_side > 0 {
+                f_lo >>= 1;
+            }
+            last_side = 1;
+        }
+    }
+    x
+}
+
 /// Solves `EI(μ, σ; g) = c` for `σ > 0` and `c` in the exact-endpoint enclosure `cost`.
+///
+/// Bisection with certified comparisons, whose split points are first proposed by a root
+/// estimate (two at the rounding midpoints next to it, two at `±2^-(bits+2)` around it) and
+/// otherwise are midpoints: over the ordered f64 bit patterns until two adjacent doubles
+/// bracket the root, one comparison at their exact midpoint for the rounding, then MPFR
+/// midpoints until the width target is met. Every split keeps a certified bracket.
 fn solve(
     function: &'static str,
     mu: f64,
@@ -210,44 +346,72 @@ fn solve(
         p: acc.start_bits.max(32).min(cap),
         function,
     };
-    let (a, b) = bracket(&mut cmp)?;
+    let (mut a, mut b) = bracket(&mut cmp)?;
+    let guess = approximate_root(&cmp, &a, &b, acc.enclosure_bits);
 
-    // Results beyond ±(MAX + ulp/2) round to ±inf.
-    let (inf_lo, inf_hi) = (beyond_max(true), beyond_max(false));
-    let (value, mut lo, mut hi) = if b > f64::MAX && !cmp.exceeds(&inf_hi)? {
-        (f64::INFINITY, inf_hi, b)
-    } else if a < -f64::MAX && cmp.exceeds(&inf_lo)? {
-        (f64::NEG_INFINITY, a, inf_lo)
-    } else {
-        // Bisection over the ordered f64 bit patterns until two adjacent doubles bracket the root.
-        let mut ka = key(a.to_f64_round(Round::Down));
-        let mut kb = key(b.to_f64_round(Round::Up));
-        while kb - ka > 1 {
-            let km = ka + (kb - ka) / 2;
-            if cmp.exceeds(&key_point(km))? {
-                kb = km;
-            } else {
-                ka = km;
-            }
+    // Proposed: the rounding midpoints on either side of the estimate's nearest double.
+    let k = key(guess.to_f64());
+    split(&mut cmp, &mut a, &mut b, cell_edge(k, false))?;
+    split(&mut cmp, &mut a, &mut b, cell_edge(k, true))?;
+    // Bisection over the ordered f64 bit patterns until the bracket lies in one rounding cell
+    // (no step at all when the proposal was right): split at a double strictly inside the
+    // bracket while there is one, else at the midpoint of the two doubles around it.
+    let value = loop {
+        if let Some(k) = common_cell(&a, &b) {
+            break unkey(k);
         }
-        // The rounding is decided by one comparison at their exact midpoint.
-        let (pa, pb) = (key_point(ka), key_point(kb));
-        let mid = exact_midpoint(&pa, &pb);
-        if cmp.exceeds(&mid)? {
-            (unkey(ka), pa, mid)
+        let (ka, kb) = (
+            key(a.to_f64_round(Round::Down)),
+            key(b.to_f64_round(Round::Up)),
+        );
+        let point = if kb - ka >= 2 {
+            key_point(ka + (kb - ka) / 2)
         } else {
-            (unkey(kb), mid, pb)
+            exact_midpoint(&key_point(ka), &key_point(kb))
+        };
+        if !(a < point && point < b) {
+            return Err(Error::PrecisionExhausted {
+                function,
+                max_bits: cap,
+            });
         }
+        split(&mut cmp, &mut a, &mut b, point)?;
     };
+    let (mut lo, mut hi) = (a, b);
 
-    // Continue bisecting in MPFR precision until the enclosure meets the width target.
+    // Proposed: a bracket of relative width 2^-(bits+1) around the estimate. A proposal that
+    // cannot be decided (e.g. inside a wide cost enclosure) is skipped: the bracket stays valid.
+    let eps = Float::with_val(64, guess.abs_ref()) >> (acc.enclosure_bits + 2);
+    let p = acc.enclosure_bits + 64;
+    for point in [
+        Float::with_val(p, &guess - &eps),
+        Float::with_val(p, &guess + &eps),
+    ] {
+        if finish(
+            &Interval {
+                lo: lo.clone(),
+                hi: hi.clone(),
+            },
+            acc,
+        )
+        .is_some()
+        {
+            break;
+        }
+        match split(&mut cmp, &mut lo, &mut hi, point) {
+            Ok(()) | Err(Error::PrecisionExhausted { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
+
+    // Otherwise continue bisecting in MPFR precision until the width target is met.
     let mut steps = 0u32;
     loop {
         let iv = Interval {
             lo: lo.clone(),
             hi: hi.clone(),
         };
-        if let Some(mut certified) = finish(&iv, acc) {
+        if let Some(mut certified) = finish(&iv, acc).or_else(|| below_every_double(&iv)) {
             certified.value = if value == 0.0 && hi <= 0 { -0.0 } else { value };
             return Ok(certified);
         }
@@ -276,10 +440,17 @@ fn solve(
 ///
 /// # Method and accuracy
 /// Bisection with certified comparisons `EI(μ, σ; g) ≷ cost` (see the module docs and
-/// `proofs-notes/reference-certification.md`): first over f64 bit patterns until two adjacent
-/// doubles bracket the root, then one comparison at their exact midpoint decides the correctly
-/// rounded `value`, then bisection in MPFR precision until `[lower, upper]` has relative width
-/// `2^-enclosure_bits`. Checked against mpmath in `tests/mpmath_data.rs`.
+/// `proofs-notes/reference-certification.md`): a certified bracket from the small- and
+/// large-cost asymptotics; split points proposed by a regula-falsi estimate (the rounding-cell
+/// edges of its nearest double, then `±2^-(bits+2)` around it), otherwise bisection over the
+/// ordered f64 bit patterns until the bracket lies in one rounding cell (one comparison at the
+/// exact midpoint of two adjacent doubles decides a close call), then MPFR midpoints until
+/// `[lower, upper]` has relative width `2^-enclosure_bits`. Every split is a certified
+/// comparison, so `[lower, upper]` always contains the root. Checked against mpmath in
+/// `tests/mpmath_data.rs`, against `ei` in `tests/two_formulas.rs`.
+///
+/// # Cost
+/// A few hundred µs to about a millisecond (table in the proof notes).
 pub fn pbgi(mu: f64, sigma: f64, cost: f64) -> Result<Certified, Error> {
     pbgi_with(mu, sigma, cost, &Accuracy::default())
 }
@@ -326,7 +497,11 @@ fn lognormal_mean(m: f64, s: f64, p: u32) -> Result<Interval, Error> {
 ///
 /// # Domain
 /// `mu` finite, `sigma ≥ 0` finite, `m` finite, `s ≥ 0` finite, `|m + s²/2|` within MPFR's
-/// exponent range (about `3e18`).
+/// exponent range (about `3e18`; beyond it [`Error::InvalidInput`] names `m` or `s`).
+///
+/// # Accuracy
+/// Certified enclosure, `value` correctly rounded (an outer Ziv loop raises the precision of the
+/// cost enclosure); against mpmath in `tests/mpmath_data.rs`.
 pub fn pbgi_lognormal(mu: f64, sigma: f64, m: f64, s: f64) -> Result<Certified, Error> {
     pbgi_lognormal_with(mu, sigma, m, s, &Accuracy::default())
 }
@@ -349,7 +524,23 @@ pub fn pbgi_lognormal_with(
     let mut p = acc.start_bits.max(32).min(acc.max_bits.max(32));
     loop {
         let cost = lognormal_mean(m, s, p + 16)?;
-        let attempt = if sigma == 0.0 {
+        let huge = Float::with_val(53, 1) << 1130u32;
+        let attempt = if cost.lo > huge {
+            // c > 2^1130: μ + c - σ/√(2π) < g < μ + c with |μ|, σ < 2^1024 give
+            // g ∈ [c - 2^1025, c + 2^1024], of relative width < 2^-100 + the cost's: +inf.
+            let (below, above) = (
+                Float::with_val(53, 1) << 1025u32,
+                Float::with_val(53, 1) << 1024u32,
+            );
+            let iv = Interval {
+                lo: down(p, &cost.lo - &below),
+                hi: up(p, &cost.hi + &above),
+            };
+            finish(&iv, acc).ok_or(Error::PrecisionExhausted {
+                function: "pbgi_lognormal",
+                max_bits: p,
+            })
+        } else if sigma == 0.0 {
             let iv = Interval {
                 lo: down(p, &mu_exact + &cost.lo),
                 hi: up(p, &mu_exact + &cost.hi),

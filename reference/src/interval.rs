@@ -122,6 +122,14 @@ impl Interval {
         }
     }
 
+    /// Product of two intervals of non-negative numbers.
+    pub fn mul_nonneg(&self, o: &Interval, p: u32) -> Interval {
+        Interval {
+            lo: down(p, &self.lo * &o.lo),
+            hi: up(p, &self.hi * &o.hi),
+        }
+    }
+
     /// Quotient of a non-negative interval by a positive one.
     pub fn div_nonneg(&self, o: &Interval, p: u32) -> Interval {
         Interval {
@@ -160,19 +168,33 @@ pub(crate) fn pi(p: u32) -> Interval {
     }
 }
 
-/// `√(2π)` enclosed at `p` bits.
+/// `√(2π)` enclosed at `p` bits (cached per thread and precision: it is needed in every
+/// evaluation of `φ`).
 pub(crate) fn sqrt_2pi(p: u32) -> Interval {
-    let two_pi = pi(p);
-    let lo = down(p, (two_pi.lo << 1u32).sqrt_ref());
-    let hi = up(p, (two_pi.hi << 1u32).sqrt_ref());
-    Interval { lo, hi }
+    cached(p, 0, || {
+        let two_pi = pi(p);
+        let lo = down(p, (two_pi.lo << 1u32).sqrt_ref());
+        let hi = up(p, (two_pi.hi << 1u32).sqrt_ref());
+        Interval { lo, hi }
+    })
 }
 
-/// `√2` enclosed at `p` bits.
-pub(crate) fn sqrt_2(p: u32) -> Interval {
-    let two = Float::with_val(p, 2);
-    Interval {
-        lo: down(p, two.sqrt_ref()),
-        hi: up(p, two.sqrt_ref()),
+/// `ln √(2π)` enclosed at `p` bits (cached like [`sqrt_2pi`]).
+pub(crate) fn ln_sqrt_2pi(p: u32) -> Interval {
+    cached(p, 1, || sqrt_2pi(p).ln(p))
+}
+
+/// Per-thread cache of constant enclosures, keyed by (precision, constant).
+fn cached(p: u32, which: u8, compute: impl FnOnce() -> Interval) -> Interval {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        static CACHE: RefCell<HashMap<(u32, u8), Interval>> = RefCell::new(HashMap::new());
     }
+    if let Some(iv) = CACHE.with(|c| c.borrow().get(&(p, which)).cloned()) {
+        return iv;
+    }
+    let iv = compute();
+    CACHE.with(|c| c.borrow_mut().insert((p, which), iv.clone()));
+    iv
 }

@@ -4,7 +4,10 @@
 //! For every row: `value` must be the f64 nearest to mpmath's value (0 ULP), and mpmath's value
 //! must lie in `[lower, upper]` (up to the 60-digit decimal's own rounding, relative 1e-58).
 
-use pbgi_reference::{ei, h, ln_h, log_ei, log_eipc, pbgi, Certified, Float};
+use pbgi_reference::{
+    ei, h, ln_h, log_ei, log_eipc, log_eipc_exp, log_eipc_inv, pbgi, pbgi_lognormal, Certified,
+    Float,
+};
 use rug::float::Round;
 
 const DATA: &str = include_str!("data/mpmath_values.csv");
@@ -38,6 +41,7 @@ fn ulp_distance(a: f64, b: f64) -> u64 {
 #[test]
 fn reference_matches_mpmath_exactly() {
     let mut rows = 0;
+    let mut subnormals = 0;
     let mut failures = Vec::new();
     for line in DATA.lines().skip(1) {
         let cols: Vec<&str> = line.split(',').collect();
@@ -49,11 +53,14 @@ fn reference_matches_mpmath_exactly() {
             "log_ei" => log_ei(num(1), num(2), num(3)),
             "pbgi" => pbgi(num(1), num(2), num(3)),
             "log_eipc" => log_eipc(num(1), num(2), num(3), num(4)),
+            "log_eipc_inv" => log_eipc_inv(num(1), num(2), num(3), num(4), num(5)),
+            "log_eipc_exp" => log_eipc_exp(num(1), num(2), num(3), num(4), num(5)),
+            "pbgi_lognormal" => pbgi_lognormal(num(1), num(2), num(3), num(4)),
             other => panic!("unknown function {other}"),
         }
         .unwrap_or_else(|e| panic!("{line}: {e}"));
         rows += 1;
-        let expected = cols[5];
+        let expected = cols[6];
         if expected == "-inf" {
             if !(got.value == f64::NEG_INFINITY
                 && got.lower == f64::NEG_INFINITY
@@ -74,6 +81,18 @@ fn reference_matches_mpmath_exactly() {
             nearest_lo, nearest_hi,
             "{line}: mpmath's decimal does not decide the rounding"
         );
+        if lo.is_finite() && lo.clone().abs() < f64::MIN_POSITIVE {
+            // Subnormal range: round to a multiple of 2^-1074 (ties to even) by integer
+            // arithmetic, independently of MPFR's conversion to double.
+            let scaled = Float::with_val(400, &lo << 1074u32);
+            let k = Float::with_val(400, scaled.round_even_ref());
+            subnormals += 1;
+            assert_eq!(
+                k.to_f64() * f64::from_bits(1),
+                nearest_lo,
+                "{line}: subnormal rounding"
+            );
+        }
         if got.value != nearest_lo
             || got.value.is_sign_negative() != nearest_lo.is_sign_negative() && got.value != 0.0
         {
@@ -93,7 +112,10 @@ fn reference_matches_mpmath_exactly() {
             ));
         }
     }
-    assert!(rows > 400, "only {rows} rows");
+    assert!(
+        rows > 600 && subnormals >= 3,
+        "only {rows} rows, {subnormals} in the subnormal range"
+    );
     assert!(
         failures.is_empty(),
         "{} of {rows} rows fail:\n{}",

@@ -38,6 +38,20 @@ fn first_action(instance: &Instance, policy: &IndexPolicy, stop_at_ties: bool) -
     }
 }
 
+/// Counts printed by the property test: instances, those where stop-early and stop-late
+/// differ in cost (a tie occurs with positive probability), and those with several optimal
+/// first actions.
+#[derive(Default)]
+struct Tally {
+    instances: u32,
+    tie_sensitive: u32,
+    several_optimal_first_actions: u32,
+}
+
+thread_local! {
+    static TALLY: std::cell::RefCell<Tally> = std::cell::RefCell::new(Tally::default());
+}
+
 fn check_weitzman(instance: &Instance) -> Result<(), TestCaseError> {
     let policy = IndexPolicy::new(instance).expect("discrete");
     let dp = solve_dp(instance).expect("small");
@@ -54,6 +68,18 @@ fn check_weitzman(instance: &Instance) -> Result<(), TestCaseError> {
         proptest::prop_assert_eq!(&e.objective(), &kww, "tie {:?}: KWW form differs", tie);
     }
     let dp_first = dp.optimal_first_actions();
+    let early_cost = evaluate(instance, &policy, &Tie::Early)
+        .expect("discrete")
+        .expected_cost;
+    let late_cost = evaluate(instance, &policy, &Tie::Late)
+        .expect("discrete")
+        .expected_cost;
+    TALLY.with(|t| {
+        let mut t = t.borrow_mut();
+        t.instances += 1;
+        t.tie_sensitive += u32::from(early_cost != late_cost);
+        t.several_optimal_first_actions += u32::from(dp_first.len() > 1);
+    });
     for stop_at_ties in [true, false] {
         let a = first_action(instance, &policy, stop_at_ties);
         proptest::prop_assert!(
@@ -81,13 +107,43 @@ fn index_policy_attains_dp_optimum_on_random_instances() {
     runner
         .run(&instances(6, 4), |inst| check_weitzman(&inst))
         .unwrap_or_else(|e| panic!("PANDORA_SEED={seed}: {e}"));
+    TALLY.with(|t| {
+        let t = t.borrow();
+        eprintln!(
+            "checked {} instances, all equal to the DP optimum; tie-sensitive cost: {}; \
+             several optimal first actions: {}",
+            t.instances, t.tie_sensitive, t.several_optimal_first_actions
+        );
+    });
+}
+
+/// Ties forced: the outside option is set to the index of one of the boxes, so the first
+/// decision is a tie (stop-early stops, stop-late opens).
+#[test]
+fn index_policy_attains_dp_optimum_with_forced_ties() {
+    let (mut runner, seed) = runner("index_policy_attains_dp_optimum_with_forced_ties", 300);
+    runner
+        .run(&(instances(6, 4), 0usize..6), |(inst, pick)| {
+            let policy = IndexPolicy::new(&inst).expect("discrete");
+            let g = policy.indices()[pick % inst.boxes().len()].clone();
+            check_weitzman(&inst.with_outside(Some(g)))
+        })
+        .unwrap_or_else(|e| panic!("PANDORA_SEED={seed}: {e}"));
+    TALLY.with(|t| {
+        let t = t.borrow();
+        eprintln!(
+            "forced ties: {} instances, all equal to the DP optimum; tie-sensitive cost: {}; \
+             several optimal first actions: {}",
+            t.instances, t.tie_sensitive, t.several_optimal_first_actions
+        );
+    });
 }
 
 #[test]
 fn index_policy_attains_dp_optimum_on_larger_instances() {
-    let (mut runner, seed) = runner("index_policy_attains_dp_optimum_larger", 6);
+    let (mut runner, seed) = runner("index_policy_attains_dp_optimum_larger", 8);
     runner
-        .run(&instances(9, 6), |inst| check_weitzman(&inst))
+        .run(&instances(10, 6), |inst| check_weitzman(&inst))
         .unwrap_or_else(|e| panic!("PANDORA_SEED={seed}: {e}"));
 }
 

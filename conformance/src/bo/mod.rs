@@ -7,7 +7,10 @@
 //!
 //! Building blocks: [`Kernel`] and [`Domain`] make a [`Problem`] (prior `N(μ, K + εI)` on the
 //! domain, factored once); [`Posterior`] is the exact posterior, updated by bordering its
-//! Cholesky factor; [`CostFunction`] gives the paper's costs; [`run_bo`] is the loop.
+//! Cholesky factor; [`CostFunction`] gives the paper's costs; [`run_bo`] is the loop;
+//! [`Pbgi`], [`LogEipc`], [`Lcb`], [`Thompson`] are the acquisitions and [`PbgiStoppingRule`]
+//! the PBGI/LogEIPC stopping rule; [`theorem1`] measures Theorem 1's bound (`pbgi validate`).
+pub mod acquisition;
 pub mod cost;
 pub mod domain;
 pub mod interface;
@@ -15,7 +18,10 @@ pub mod kernel;
 pub mod posterior;
 pub mod prior;
 pub mod run;
+pub mod stopping;
+pub mod theorem1;
 
+pub use acquisition::{Lcb, LogEipc, Pbgi, Thompson};
 pub use cost::{CostFunction, PeriodicAnchor};
 pub use domain::Domain;
 pub use interface::*;
@@ -23,3 +29,4 @@ pub use kernel::{Kernel, KernelKind};
 pub use posterior::Posterior;
 pub use prior::Problem;
 pub use run::{run_bo, Control, EndReason, RunRecord, Task};
+pub use stopping::{PbgiStoppingRule, PracticalOptions, StopForm};

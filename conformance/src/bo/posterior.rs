@@ -79,7 +79,7 @@ impl<'p> Posterior<'p> {
         }
         let border: Vec<f64> = self.v_rows.iter().map(|row| row[j]).collect();
         let schur = self.problem.covariance(j, j) - border.iter().map(|l| l * l).sum::<f64>();
-        if !(schur > 0.0) {
+        if schur.is_nan() || schur <= 0.0 {
             return Err(format!(
                 "posterior variance at point {j} is {schur:e} ≤ 0; increase the jitter"
             ));
@@ -97,16 +97,16 @@ impl<'p> Posterior<'p> {
         }
         let projected: f64 = border.iter().zip(&self.weights).map(|(l, a)| l * a).sum();
         let weight = (y - self.problem.mean() - projected) / diag;
-        for i in 0..n {
-            // Evaluated points keep their exact posterior (mean y, variance 0) rather than
-            // accumulating rounding noise.
-            if self.evaluated[i] {
+        // Evaluated points keep their exact posterior (mean y, variance 0) rather than
+        // accumulating rounding noise.
+        let columns = self.mean.iter_mut().zip(&mut self.var).zip(&mut self.sd);
+        for (((m, var), sd), (&v, &done)) in columns.zip(new_row.iter().zip(&self.evaluated)) {
+            if done {
                 continue;
             }
-            let v = new_row[i];
-            self.mean[i] += v * weight;
-            self.var[i] -= v * v;
-            self.sd[i] = self.var[i].max(0.0).sqrt();
+            *m += v * weight;
+            *var -= v * v;
+            *sd = var.max(0.0).sqrt();
         }
         let mut factor_row = border;
         factor_row.push(diag);

@@ -15,7 +15,8 @@ use std::process::ExitCode;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Instance file (JSON; format in the README). Not needed with --counterexample.
-    pub file: PathBuf,
+    #[arg(required_unless_present = "counterexample")]
+    pub file: Option<PathBuf>,
     /// Expected budget B (exact, e.g. 3/2 or 1.5): find Theorem 2's λ* and stop-early
     /// probability so that the index policy on costs λ*·c spends exactly B. Discrete only.
     #[arg(long)]
@@ -27,6 +28,17 @@ pub struct Args {
     /// Which implementation computes the numbers.
     #[arg(long, value_enum, default_value_t = Engine::Reference)]
     pub engine: Engine,
+    /// Also simulate RUNS runs of the policy (f64 simulator, seeded ChaCha8) and report the
+    /// sample means with standard errors next to the computed expectations.
+    #[arg(long, value_name = "RUNS")]
+    pub simulate: Option<u32>,
+    /// Seed of --simulate.
+    #[arg(long, default_value_t = 0x5eed_0004)]
+    pub seed: u64,
+    /// Build the EI-per-cost counterexample for EPS,DELTA (e.g. 1/100,1/2; exact numbers) and
+    /// report both policies' values (maximisation form, as in the source paper).
+    #[arg(long, value_name = "EPS,DELTA", conflicts_with_all = ["file", "budget", "simulate"])]
+    pub counterexample: Option<String>,
 }
 
 /// Which crate computes the report.
@@ -40,9 +52,10 @@ pub enum Engine {
 
 /// Runs `pbgi pandora`.
 pub fn run(args: Args) -> CliResult {
-    let report = {
-        let path = &args.file;
-        {
+    let report = match (&args.counterexample, &args.file) {
+        (Some(spec), _) => report::counterexample_report(spec)?,
+        (None, None) => return Err("an instance FILE or --counterexample is required".into()),
+        (None, Some(path)) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
             let file =
@@ -53,14 +66,19 @@ pub fn run(args: Args) -> CliResult {
                 .as_deref()
                 .map(|b| format::parse_exact(b).map_err(|e| format!("--budget: {e}")))
                 .transpose()?;
-            report::instance_report(
+            let mut report = report::instance_report(
                 &path.display().to_string(),
                 &file,
                 &tie,
                 budget,
                 args.engine,
             )
-            .map_err(|e| format!("{}: {e}", path.display()))?
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+            if let Some(runs) = args.simulate {
+                report["simulation"] = report::simulation(&file, &tie, runs, args.seed)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+            report
         }
     };
     let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;

@@ -213,3 +213,17 @@ pub fn kww_objective(instance: &Instance, indices: &[Rational]) -> Result<Ration
     }
     Ok(expectation)
 }
+
+/// `E[min(y0, min_i X_i)]` (every box opened; `y0` omitted when absent), exactly.
+///
+/// # Errors
+/// A normal box.
+pub fn expected_minimum(instance: &Instance) -> Result<Rational, InstanceError> {
+    let mut below = Vec::with_capacity(instance.boxes().len());
+    for (i, b) in instance.boxes().iter().enumerate() {
+        let d = b.as_discrete().ok_or_else(|| not_discrete(i))?;
+        below.push(Rational::from(&d.atoms()[0].0 - 1));
+    }
+    // With every index below every atom, max(X_i, g_i) = X_i.
+    kww_objective(instance, &below)
+}

@@ -5,14 +5,25 @@
 //!
 //! Discrete instances are handled in exact rationals (`rug::Rational`); normal boxes by
 //! high-precision MPFR evaluation with stated error bounds ([`normal`]).
+pub mod budget;
+pub mod counterexample;
 pub mod dp;
 pub mod evaluation;
 pub mod instance;
+pub mod normal;
 pub mod policy;
+pub mod quadrature;
 pub mod reservation;
+pub mod theorem1;
 
+pub use budget::{solve_budget, BudgetSolution, ScaledPolicy};
+pub use counterexample::{
+    counterexample, counterexample_sizes, expected_max_with_zero, Counterexample,
+};
 pub use dp::{solve as solve_dp, Action, DpSolution};
-pub use evaluation::{evaluate, kww_objective, product_formula_cost, Evaluation};
+pub use evaluation::{evaluate, expected_minimum, kww_objective, product_formula_cost, Evaluation};
 pub use instance::{Discrete, Distribution, Instance, InstanceError, PandoraBox};
+pub use normal::{evaluate_general, GeneralEvaluation, GeneralIndex};
 pub use policy::{IndexPolicy, Tie};
 pub use reservation::discrete_reservation_value;
+pub use theorem1::{theorem1, Theorem1};

@@ -17,9 +17,12 @@ code (which uses a continued fraction / asymptotic series / Taylor series with d
   LogEI  = ln EI                           (-inf when EI = 0)
   PBGI   = mu + sigma*u, h(u) = cost/sigma, u by mpmath.findroot (Newton on ln h(u) - ln(c/sigma))
   LogEIPC = ln EI - ln cost
+  LogEIPC-inv = ln EI - (m - s^2/2),  LogEIPC-exp = ln EI - (m + s^2/2)
+  PBGI-lognormal = PBGI(mu, sigma, exp(m + s^2/2))
 Inputs are f64 values written with repr() (round-trips exactly); mpmath takes them exactly.
-Columns: function,a,b,c,d,value  (h/ln_h: a=z; ei/log_ei: a=mu,b=sigma,c=y;
-pbgi: a=mu,b=sigma,c=cost; log_eipc: a=mu,b=sigma,c=y,d=cost).
+Columns: function,a,b,c,d,e,value  (h/ln_h: a=z; ei/log_ei: a=mu,b=sigma,c=y;
+pbgi: a=mu,b=sigma,c=cost; log_eipc: a=mu,b=sigma,c=y,d=cost;
+log_eipc_inv/log_eipc_exp: a=mu,b=sigma,c=y,d=m,e=s; pbgi_lognormal: a=mu,b=sigma,c=m,d=s).
 """
 import math
 import random
@@ -98,6 +101,17 @@ def log_eipc(mu, sigma, y, cost):
         return log(ei(mu, sigma, y)) - mpmath.log(mpf(cost))
 
 
+def log_eipc_lognormal(mu, sigma, y, m, s, sign):
+    with mp.workdps(DPS + 20):
+        return log(ei(mu, sigma, y)) - (mpf(m) + sign * mpf(s) ** 2 / 2)
+
+
+def pbgi_lognormal(mu, sigma, m, s):
+    with mp.workdps(DPS + 20):
+        cost = mpmath.exp(mpf(m) + mpf(s) ** 2 / 2)
+    return pbgi(mu, sigma, cost)
+
+
 def fmt(v):
     if v == mpf("-inf"):
         return "-inf"
@@ -163,8 +177,26 @@ def main():
     for a in eipc_inputs:
         rows.append(("log_eipc",) + a)
 
+    lognormal_inputs = [(0.0, 1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, -1.0, 1.0), (0.0, 0.0, 1.0, 0.0, 0.0),
+                        (0.0, 1.0, -30.0, -400.0, 3.0), (0.0, 1e-300, 0.0, -690.0, 0.5)]
+    for _ in range(30):
+        sigma = 10 ** rng.uniform(-300, 300)
+        z = rng.choice([-1, 1]) * 10 ** rng.uniform(-4, 6)
+        mu = rng.choice([0.0, rng.uniform(-1, 1) * sigma])
+        y = mu + z * sigma
+        m = math.log(sigma) + rng.uniform(-600, 600)
+        s_ = rng.choice([0.0, rng.uniform(0, 3), 10 ** rng.uniform(-5, 1.3)])
+        if math.isfinite(y):
+            lognormal_inputs.append((mu, sigma, y, m, s_))
+    for a in lognormal_inputs:
+        rows.append(("log_eipc_inv",) + a)
+        rows.append(("log_eipc_exp",) + a)
+        mu, sigma, _, m, s_ = a
+        if m + s_ * s_ / 2 < 700:
+            rows.append(("pbgi_lognormal", mu, sigma, m, s_))
+
     out = sys.stdout
-    out.write("function,a,b,c,d,value\n")
+    out.write("function,a,b,c,d,e,value\n")
     for row in rows:
         f, args = row[0], row[1:]
         if f == "h":
@@ -177,9 +209,15 @@ def main():
             v = log(ei(*args))
         elif f == "pbgi":
             v = pbgi(*args)
-        else:
+        elif f == "log_eipc":
             v = log_eipc(*args)
-        cols = [repr(float(a)) for a in args] + [""] * (4 - len(args))
+        elif f == "log_eipc_inv":
+            v = log_eipc_lognormal(*args, -1)
+        elif f == "log_eipc_exp":
+            v = log_eipc_lognormal(*args, 1)
+        else:
+            v = pbgi_lognormal(*args)
+        cols = [repr(float(a)) for a in args] + [""] * (5 - len(args))
         out.write(",".join([f] + cols + [fmt(v)]) + "\n")
 
 

@@ -2,8 +2,10 @@
 //! correctly rounded f64 decimal.
 use super::format::{parse_exact, InstanceFile};
 use super::Engine;
+use pbgi_fast::pandora as fast;
 use pbgi_reference::pandora::{
-    evaluate, kww_objective, solve_dp, Action, IndexPolicy, Instance, Tie,
+    counterexample, evaluate, evaluate_general, kww_objective, solve_budget, solve_dp, Action,
+    BudgetSolution, Distribution, IndexPolicy, Instance, ScaledPolicy, Tie,
 };
 use rug::{Float, Rational};
 use serde_json::{json, Value};
@@ -55,7 +57,8 @@ fn action_json(action: &Action, names: &[Option<String>]) -> Value {
     }
 }
 
-fn dp_json(instance: &Instance, names: &[Option<String>], objective: &Rational) -> Value {
+/// Whether the exact DP is run (discrete, within [`DP_MAX_BOXES`] and [`DP_MAX_STATES`]).
+fn dp_size_ok(instance: &Instance) -> bool {
     let n = instance.boxes().len();
     let distinct: usize = instance
         .boxes()
@@ -64,10 +67,14 @@ fn dp_json(instance: &Instance, names: &[Option<String>], objective: &Rational) 
         .map(|d| d.atoms().len())
         .sum::<usize>()
         + 2;
-    if n > DP_MAX_BOXES || (1usize << n) * distinct > DP_MAX_STATES {
+    instance.is_discrete() && n <= DP_MAX_BOXES && (1usize << n) * distinct <= DP_MAX_STATES
+}
+
+fn dp_json(instance: &Instance, names: &[Option<String>], objective: &Rational) -> Value {
+    if !dp_size_ok(instance) {
         return json!({ "skipped": format!(
-            "instance too large for the exact DP ({n} boxes; limits {DP_MAX_BOXES} boxes, \
-             {DP_MAX_STATES} states)") });
+            "not run: needs a discrete instance within {DP_MAX_BOXES} boxes and \
+             {DP_MAX_STATES} states") });
     }
     match solve_dp(instance) {
         Err(e) => json!({ "skipped": e.to_string() }),
@@ -82,6 +89,94 @@ fn dp_json(instance: &Instance, names: &[Option<String>], objective: &Rational) 
             "states": dp.state_count(),
         }),
     }
+}
+
+fn scaled_json(p: &ScaledPolicy, names: &[Option<String>]) -> Value {
+    json!({
+        "lambda": exact(&p.lambda),
+        "tie": if p.stop_at_ties { "early" } else { "late" },
+        "policy_order": p.policy.order().iter().map(|&i| json!({
+            "box": i,
+            "name": names[i],
+            "index": exact(&p.policy.indices()[i]),
+        })).collect::<Vec<_>>(),
+        "expected_cost": exact(&p.evaluation.expected_cost),
+        "expected_best": exact(&p.evaluation.expected_best),
+    })
+}
+
+/// Theorem 2's answer, checked against the DP at `λ*` when the instance is small.
+fn budget_json(
+    instance: &Instance,
+    names: &[Option<String>],
+    b: &Rational,
+) -> Result<Value, String> {
+    let solution = solve_budget(instance, b).map_err(|e| e.to_string())?;
+    let mut out = match &solution {
+        BudgetSolution::Breakpoint {
+            lambda,
+            alpha,
+            low_cost,
+            high_cost,
+            expected_best,
+        } => json!({
+            "kind": "breakpoint",
+            "budget": exact(b),
+            "lambda": exact(lambda),
+            "stop_early_probability": exact(alpha),
+            "expected_cost": exact(b),
+            "expected_best": exact(expected_best),
+            "stop_early_policy": scaled_json(low_cost, names),
+            "stop_late_policy": scaled_json(high_cost, names),
+        }),
+        BudgetSolution::Interval {
+            lower,
+            upper,
+            policy,
+        } => json!({
+            "kind": "interval",
+            "budget": exact(b),
+            "lambda_interval": [exact(lower), upper.as_ref().map(exact)],
+            "lambda": exact(&policy.lambda),
+            "expected_cost": exact(&policy.evaluation.expected_cost),
+            "expected_best": exact(&policy.evaluation.expected_best),
+            "policy": scaled_json(policy, names),
+        }),
+        BudgetSolution::NotBinding { policy } => json!({
+            "kind": "not_binding",
+            "budget": exact(b),
+            "note": "no λ > 0 spends B: the index policy as λ → 0⁺ (continuing at ties) already \
+                     attains the smallest possible E[best] and spends less than B",
+            "expected_cost": exact(&policy.evaluation.expected_cost),
+            "expected_best": exact(&policy.evaluation.expected_best),
+            "policy": scaled_json(policy, names),
+        }),
+    };
+    let check = match &solution {
+        BudgetSolution::Breakpoint {
+            lambda,
+            expected_best,
+            ..
+        } => Some((lambda, expected_best)),
+        BudgetSolution::Interval { policy, .. } => {
+            Some((&policy.lambda, &policy.evaluation.expected_best))
+        }
+        BudgetSolution::NotBinding { .. } => None,
+    };
+    if let Some((lambda, best)) = check {
+        let scaled = instance.with_scaled_costs(lambda);
+        if dp_size_ok(&scaled) {
+            let dp = solve_dp(&scaled).map_err(|e| e.to_string())?;
+            let dual = Rational::from(lambda * b);
+            let dual = Rational::from(dp.optimum() - &dual);
+            out["lagrangian_check"] = json!({
+                "dp_optimum_at_lambda": exact(dp.optimum()),
+                "dual_value": exact(&dual),
+                "mixture_is_budget_optimal": dual == *best,
+            });
+        }
+    }
+    Ok(out)
 }
 
 fn discrete_reference(
@@ -105,7 +200,7 @@ fn discrete_reference(
             })
         })
         .collect();
-    let report = json!({
+    let mut report = json!({
         "engine": "reference",
         "arithmetic": "exact rationals",
         "tie": tie_json(tie),
@@ -117,10 +212,169 @@ fn discrete_reference(
         "kww_objective": exact(&kww),
         "dp": dp_json(instance, &file.names, &e.objective()),
     });
-    if budget.is_some() {
-        return Err("--budget: not available in this build".into());
+    if let Some(b) = budget {
+        report["budget"] = budget_json(instance, &file.names, &b)?;
     }
     Ok(report)
+}
+
+/// A float as `{"decimal": f64, "digits": "<30 significant digits>"}`.
+fn float_json(x: &Float) -> Value {
+    json!({ "decimal": x.to_f64(), "digits": x.to_string_radix(10, Some(30)) })
+}
+
+fn general_reference(file: &InstanceFile, tie: &Tie) -> Result<Value, String> {
+    let instance = &file.instance;
+    let e = evaluate_general(instance, tie).map_err(|e| e.to_string())?;
+    let order: Vec<Value> = e
+        .order
+        .iter()
+        .map(|&i| {
+            let g = &e.indices[i];
+            json!({
+                "box": i,
+                "name": file.names[i],
+                "cost": exact(instance.boxes()[i].cost()),
+                "index": {
+                    "decimal": g.value,
+                    "exact": g.exact.as_ref().map(|x| x.to_string()),
+                    "lower": g.lower.to_string_radix(10, Some(30)),
+                    "upper": g.upper.to_string_radix(10, Some(30)),
+                },
+            })
+        })
+        .collect();
+    let half_width = Float::with_val(e.cost_upper.prec(), &e.cost_upper - &e.cost_lower) / 2u32;
+    let best_error = Float::with_val(e.objective_error.prec(), &e.objective_error + &half_width);
+    Ok(json!({
+        "engine": "reference",
+        "arithmetic": "certified indices (MPFR); E[cost] certified enclosure; objective by \
+                       tanh-sinh quadrature at 128 bits with an error estimate",
+        "tie": tie_json(tie),
+        "outside": instance.outside().map(exact),
+        "normal_parameters_rounded_to_f64": e.rounded_parameters.iter()
+            .map(|(i, f)| json!({"box": i, "field": f})).collect::<Vec<_>>(),
+        "policy_order": order,
+        "expected_cost": {
+            "decimal": e.expected_cost().to_f64(),
+            "lower": e.cost_lower.to_string_radix(10, Some(30)),
+            "upper": e.cost_upper.to_string_radix(10, Some(30)),
+        },
+        "expected_best": { "value": float_json(&e.expected_best()), "error_estimate": best_error.to_f64() },
+        "expected_objective": { "value": float_json(&e.objective), "error_estimate": e.objective_error.to_f64() },
+        "dp": { "skipped": "the exact DP needs a discrete instance" },
+    }))
+}
+
+/// The instance in f64 (nearest), with the list of inexact conversions.
+fn to_fast(file: &InstanceFile) -> Result<(fast::Instance, Vec<Value>), String> {
+    let mut inexact = Vec::new();
+    let mut convert = |x: &Rational, i: Option<usize>, field: &str| -> f64 {
+        let v = Float::with_val(53, x).to_f64();
+        if Rational::from_f64(v).as_ref() != Some(x) {
+            inexact.push(json!({ "box": i, "field": field, "exact": x.to_string() }));
+        }
+        v
+    };
+    let mut boxes = Vec::new();
+    for (i, b) in file.instance.boxes().iter().enumerate() {
+        let cost = convert(b.cost(), Some(i), "cost");
+        let fb = match b.distribution() {
+            Distribution::Discrete(d) => {
+                let values: Vec<f64> = d
+                    .atoms()
+                    .iter()
+                    .map(|(x, _)| convert(x, Some(i), "values"))
+                    .collect();
+                let probs: Vec<f64> = d
+                    .atoms()
+                    .iter()
+                    .map(|(_, p)| convert(p, Some(i), "probs"))
+                    .collect();
+                fast::PandoraBox::discrete(cost, &values, &probs, Some(i))
+            }
+            Distribution::Normal { mean, sd } => {
+                let (m, s) = (convert(mean, Some(i), "mean"), convert(sd, Some(i), "sd"));
+                fast::PandoraBox::normal(cost, m, s, Some(i))
+            }
+        };
+        boxes.push(fb.map_err(|e| e.to_string())?);
+    }
+    let outside = file.instance.outside().map(|y| convert(y, None, "outside"));
+    let instance = fast::Instance::new(boxes, outside).map_err(|e| e.to_string())?;
+    Ok((instance, inexact))
+}
+
+fn fast_tie(tie: &Tie) -> fast::Tie {
+    match tie {
+        Tie::Early => fast::Tie::Early,
+        Tie::Late => fast::Tie::Late,
+        Tie::Mixture(p) => fast::Tie::Mixture(Float::with_val(53, p).to_f64()),
+    }
+}
+
+/// Monte Carlo means (with standard errors) of cost and best value over `runs` simulated runs
+/// of the f64 policy, seeded ChaCha8 with `seed`.
+///
+/// # Errors
+/// `runs = 0`, or an instance the f64 crate rejects.
+pub fn simulation(file: &InstanceFile, tie: &Tie, runs: u32, seed: u64) -> Result<Value, String> {
+    use rand::{Rng, SeedableRng};
+    if runs == 0 {
+        return Err("--simulate: RUNS must be > 0".into());
+    }
+    let (instance, _) = to_fast(file)?;
+    let simulator = fast::Simulator::new(&instance);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut uniform = || rng.gen::<f64>();
+    let (mut s_c, mut s_cc, mut s_b, mut s_bb) = (0.0, 0.0, 0.0, 0.0);
+    for _ in 0..runs {
+        let out = simulator.run(fast_tie(tie), &mut uniform);
+        s_c += out.cost;
+        s_cc += out.cost * out.cost;
+        s_b += out.best;
+        s_bb += out.best * out.best;
+    }
+    let n = f64::from(runs);
+    let mean_se = |s: f64, ss: f64| {
+        let m = s / n;
+        (m, ((ss / n - m * m).max(0.0) / n).sqrt())
+    };
+    let (cost, cost_se) = mean_se(s_c, s_cc);
+    let (best, best_se) = mean_se(s_b, s_bb);
+    Ok(json!({
+        "runs": runs,
+        "seed": seed,
+        "simulator": "pbgi_fast::pandora::Simulator (f64 indices, ChaCha8)",
+        "mean_cost": cost,
+        "mean_cost_standard_error": cost_se,
+        "mean_best": best,
+        "mean_best_standard_error": best_se,
+    }))
+}
+
+fn fast_report(file: &InstanceFile, tie: &Tie) -> Result<Value, String> {
+    let (instance, inexact) = to_fast(file)?;
+    let fast_tie = fast_tie(tie);
+    let (indices, order) = fast::policy_order(&instance);
+    let e = fast::Evaluation::of(&instance, fast_tie);
+    Ok(json!({
+        "engine": "fast",
+        "arithmetic": "f64",
+        "tie": tie_json(tie),
+        "outside": instance.outside(),
+        "inputs_rounded_to_f64": inexact,
+        "policy_order": order.iter().map(|&i| json!({
+            "box": i,
+            "name": file.names[i],
+            "cost": instance.boxes()[i].cost,
+            "index": indices[i],
+        })).collect::<Vec<_>>(),
+        "expected_cost": e.expected_cost,
+        "expected_best": e.expected_best,
+        "expected_objective": e.objective,
+        "dp": { "skipped": "the exact DP runs with --engine reference" },
+    }))
 }
 
 /// The report for one instance file.
@@ -134,13 +388,49 @@ pub fn instance_report(
     budget: Option<Rational>,
     engine: Engine,
 ) -> Result<Value, String> {
-    if engine != Engine::Reference {
-        return Err("--engine fast: not available in this build".into());
+    if budget.is_some() && (engine != Engine::Reference || !file.instance.is_discrete()) {
+        return Err("--budget needs a discrete instance and --engine reference".into());
     }
-    if !file.instance.is_discrete() {
-        return Err("normal boxes: not available in this build (discrete only)".into());
-    }
-    let mut report = discrete_reference(file, tie, budget)?;
+    let mut report = match engine {
+        Engine::Fast => fast_report(file, tie)?,
+        Engine::Reference if file.instance.is_discrete() => discrete_reference(file, tie, budget)?,
+        Engine::Reference => general_reference(file, tie)?,
+    };
     report["file"] = json!(path);
     Ok(report)
+}
+
+/// The report of `--counterexample EPS,DELTA`.
+///
+/// # Errors
+/// A malformed specification or invalid `ε`, `δ`.
+pub fn counterexample_report(spec: &str) -> Result<Value, String> {
+    let (eps, delta) = spec
+        .split_once(',')
+        .ok_or_else(|| format!("--counterexample: expected EPS,DELTA, got \"{spec}\""))?;
+    let eps = parse_exact(eps.trim()).map_err(|e| format!("--counterexample EPS: {e}"))?;
+    let delta = parse_exact(delta.trim()).map_err(|e| format!("--counterexample DELTA: {e}"))?;
+    let c = counterexample(&eps, &delta).map_err(|e| format!("--counterexample: {e}"))?;
+    Ok(json!({
+        "counterexample": "Astudillo et al., supplement Theorem 1 (EI-per-cost), maximisation form",
+        "convention": "rewards f (maximised); in this project's minimisation the loss is -f, \
+                       boxes keep their (symmetric) distributions, y0 = -f(0) = 0 and each \
+                       value V below is the improvement y0 - E[best loss]",
+        "epsilon": exact(&eps),
+        "delta": exact(&delta),
+        "budget": exact(&Rational::from(1 + &delta)),
+        "cheap_boxes_K": c.cheap_boxes.to_string(),
+        "opened_by_ei_per_cost_N": c.opened_by_ei_per_cost.to_string(),
+        "ei_per_cost_value": { "value": float_json(&c.ei_per_cost_value), "error_estimate": c.ei_per_cost_error.to_f64() },
+        "expensive_once_value": float_json(&c.expensive_once_value),
+        "ratio": float_json(&c.ratio),
+        "gittins": {
+            "indices_at_lambda_1_min_form": { "cheap": c.indices_at_unit_lambda.0, "expensive": c.indices_at_unit_lambda.1 },
+            "stops_at_once_at_lambda_1": c.indices_at_unit_lambda.0 >= 0.0
+                && c.indices_at_unit_lambda.1 >= 0.0,
+            "lambda_switch": c.lambda_switch,
+            "first_choice": "the expensive box for every λ < lambda_switch (then the hard budget is \
+                             spent and the reward is E[Z+]); a cheap box for λ above it",
+        },
+    }))
 }
