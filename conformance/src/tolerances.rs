@@ -73,28 +73,17 @@ pub struct KnownReferenceFailure {
 
 /// The known reference failures on the conformance input sets (measured 2026-11-22; reported
 /// to the reference's owner).
-pub const KNOWN_REFERENCE_FAILURES: &[KnownReferenceFailure] = &[
-    KnownReferenceFailure {
-        function: Function::Ei,
-        message_contains: "not certified within",
-        reason: "exact-midpoint case: for z >~ 20, EI = (y - mu) + sigma*(h(z) - z) where y - mu \
+pub const KNOWN_REFERENCE_FAILURES: &[KnownReferenceFailure] = &[KnownReferenceFailure {
+    function: Function::Ei,
+    message_contains: "not certified within",
+    reason: "exact-midpoint case: for z >~ 20, EI = (y - mu) + sigma*(h(z) - z) where y - mu \
                  (exact, up to 106 bits) can lie exactly halfway between two f64 values and the \
                  positive tail is below 2^-8192 relative; the Ziv loop never separates the \
                  enclosure from the midpoint. The rounding is decided by the tail's sign (up), \
                  which the reference does not use yet. (The same happens for PBGI with \
                  cost/sigma >~ 20, where mu + cost can be a midpoint: seen with \
                  `pbgi conformance --per-stratum 200`, not in the default set.)",
-    },
-    KnownReferenceFailure {
-        function: Function::Pbgi,
-        message_contains: "pbgi-reference inconsistency",
-        reason: "pbgi_reference::pbgi returns a `value` outside its own enclosure (e.g. mu = \
-                 0.29990627565596384, sigma = 21.722612141264925, cost = 7.632638329906994: \
-                 value -12.628..., enclosure and pbgi_fast both -1.8519...); seen for u in about \
-                 [-1.5, 0.5] with sigma >~ 1. The enclosure agrees with pbgi-fast; the f64 stage of \
-                 the bisection returns the wrong double.",
-    },
-];
+}];
 
 /// The known class that `message` for `function` belongs to, if any.
 pub fn known_reference_failure(
