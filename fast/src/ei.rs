@@ -40,7 +40,8 @@ pub(crate) const SIGMA_KERNEL_MAX: f64 = 1e280;
 /// [`ei`] for σ outside the kernel range, by homogeneity `EI(aμ, aσ; ay) = a·EI(μ, σ; y)`
 /// with `a = 2^∓600`, after translating to `μ' = -dlo`, `y' = dhi` (`y - μ = dhi + dlo`
 /// exactly). Scalings by powers of two are exact except for subnormal low parts, whose lost
-/// bits are below 2^-1074/σ' relative to `z`.
+/// bits are below 2^-1074/σ' relative to `z`. For `z < 0` the factor `2^-k` is applied
+/// inside the kernel, so a scaled EI below the subnormal range is not lost.
 #[cold]
 fn ei_rescaled(mu: f64, sigma: f64, y: f64) -> f64 {
     let (dhi, dlo) = crate::dd::two_sum(y, -mu);
@@ -54,10 +55,15 @@ fn ei_rescaled(mu: f64, sigma: f64, y: f64) -> f64 {
         // Only for tiny σ and |y - μ| > 2^420: |z| > 2^1300, EI = max(y - μ, 0) to all digits.
         return if dhi > 0.0 { dhi } else { 0.0 };
     }
-    libm::scalbn(
-        ei_standardized(&Standardized::new(mu2, sigma2, y2), sigma2),
-        -k,
-    )
+    let s = Standardized::new(mu2, sigma2, y2);
+    if s.zhi >= 0.0 {
+        libm::scalbn(sigma_h_pos(s.zhi, sigma2, s.dhi, s.dlo), -k)
+    } else if s.zhi >= -X_UNDERFLOW {
+        // Scale inside the kernel: EI' = EI·2^k may underflow where EI does not.
+        sigma_h_neg(-s.zhi, -s.zlo(), sigma2, -k)
+    } else {
+        0.0
+    }
 }
 
 /// Below `z = -38.5`, `h(z) < e^{-749} < 2^-1075`: with `σ ≤ 1`, EI rounds to 0.

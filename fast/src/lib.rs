@@ -6,6 +6,10 @@
 //! forms return [`SliceLengthError`] on mismatched lengths. Accuracy claims are measured
 //! against the MPFR reference (`pbgi-reference`) in `fast/tests/against_reference.rs`; the
 //! error analysis is `proofs-notes/fast-error-analysis.md`.
+//!
+//! The exact products behind that accuracy use Dekker's splitting by default; compiling with
+//! `-C target-feature=+fma` (or `-C target-cpu=native` on a CPU with FMA) switches them to
+//! hardware FMA, which is faster and gives the same results.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -378,3 +378,52 @@ fn pbgi_within_four_ulp_of_its_scale() {
         failures.join("\n")
     );
 }
+
+/// Counterexamples found by earlier scans, pinned (each one named by the path it exercises).
+#[test]
+fn pinned_cases_within_four_ulp() {
+    let cases: [(&str, [u64; 3]); 3] = [
+        // σ > 1e280 with z ≈ -48: the rescaled EI underflowed before being scaled back.
+        (
+            "ei huge sigma, lower tail",
+            [0x7b998df7af1d7a8c, 0x7c4b1db84b8560af, 0xfca452027e782049],
+        ),
+        (
+            "log_ei huge sigma, EI normal",
+            [0x0000000000000000, 0x7cae883c0bbc1f73, 0xfd0546172eb3b92c],
+        ),
+        // c = fl(1/√(2π)): the index is 2δ with δ = 2.49e-17, relative accuracy near u = 0.
+        (
+            "pbgi u ~ 0",
+            [0x0000000000000000, 0x3ff0000000000000, 0x3fd9884533d43651],
+        ),
+    ];
+    for (name, bits) in cases {
+        let [a, b, c] = bits.map(f64::from_bits);
+        if name.starts_with("pbgi") {
+            let r = pbgi_reference::pbgi(a, b, c).unwrap();
+            let got = pbgi_fast::pbgi(a, b, c);
+            let unit = ulp(a.abs() + (r.value - a).abs());
+            assert!(
+                err_units(got, &r.lower, &r.upper, unit) <= 4.0,
+                "{name}: {got:e} vs {:e}",
+                r.value
+            );
+        } else {
+            let r = pbgi_reference::ei(a, b, c).unwrap();
+            let got = pbgi_fast::ei(a, b, c);
+            assert!(
+                err_units(got, &r.lower, &r.upper, ulp(r.value)) <= 4.0,
+                "{name}: {got:e} vs {:e}",
+                r.value
+            );
+            let r = pbgi_reference::log_ei(a, b, c).unwrap();
+            let got = pbgi_fast::log_ei(a, b, c);
+            assert!(
+                err_units(got, &r.lower, &r.upper, ulp_or_one(r.value)) <= 4.0,
+                "{name}: {got:e} vs {:e}",
+                r.value
+            );
+        }
+    }
+}

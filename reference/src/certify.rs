@@ -43,9 +43,71 @@ pub(crate) fn is_tight(iv: &Interval, bits: u32) -> bool {
     width <= scale
 }
 
+/// An enclosure whose lower end may be excluded: `lower < exact ≤ upper` when `lower_open`.
+/// Needed where the exact value is known to exceed a bound that may sit exactly on a rounding
+/// midpoint (`EI > y - μ` when the tail `σ·h(-z)` is below the working precision).
+pub(crate) struct Enclosure {
+    pub iv: Interval,
+    pub lower_open: bool,
+}
+
+impl From<Interval> for Enclosure {
+    fn from(iv: Interval) -> Self {
+        Enclosure {
+            iv,
+            lower_open: false,
+        }
+    }
+}
+
+/// The double that every real just above `x` rounds to (RNE): the upper neighbour when `x` is
+/// exactly a midpoint between two doubles, else `RNE(x)`.
+fn rounding_just_above(x: &Float) -> f64 {
+    let (below, above) = (x.to_f64_round(Round::Down), x.to_f64_round(Round::Up));
+    if below == above {
+        return x.to_f64();
+    }
+    let two_1024 = Float::with_val(53, 1) << 1024u32;
+    let point = |v: f64| {
+        if v.is_infinite() {
+            if v > 0.0 {
+                two_1024.clone()
+            } else {
+                -two_1024.clone()
+            }
+        } else {
+            exact(v)
+        }
+    };
+    let mut mid = Float::with_val(2200, &point(below) + &point(above));
+    mid >>= 1;
+    if mid == *x {
+        above
+    } else {
+        x.to_f64()
+    }
+}
+
 /// Converts a final enclosure into a [`Certified`] if it is decided and tight.
 pub(crate) fn finish(iv: &Interval, acc: &Accuracy) -> Option<Certified> {
-    let value = rounds_to_one_f64(iv)?;
+    finish_enclosure(
+        &Enclosure {
+            iv: iv.clone(),
+            lower_open: false,
+        },
+        acc,
+    )
+}
+
+/// [`finish`] for an enclosure whose lower end may be open.
+pub(crate) fn finish_enclosure(e: &Enclosure, acc: &Accuracy) -> Option<Certified> {
+    let iv = &e.iv;
+    let value = if e.lower_open && !iv.is_point() {
+        let v = rounding_just_above(&iv.lo);
+        (v == iv.hi.to_f64() && !v.is_nan()).then_some(v)?
+    } else {
+        rounds_to_one_f64(iv)?
+    };
     is_tight(iv, acc.enclosure_bits).then(|| Certified {
         value,
         lower: iv.lo.clone(),
@@ -58,12 +120,12 @@ pub(crate) fn finish(iv: &Interval, acc: &Accuracy) -> Option<Certified> {
 pub(crate) fn ziv(
     function: &'static str,
     acc: &Accuracy,
-    mut enclose: impl FnMut(u32) -> Interval,
+    mut enclose: impl FnMut(u32) -> Enclosure,
 ) -> Result<Certified, Error> {
     let mut p = acc.start_bits.max(32).min(acc.max_bits.max(32));
     loop {
         let iv = enclose(p);
-        if let Some(c) = finish(&iv, acc) {
+        if let Some(c) = finish_enclosure(&iv, acc) {
             return Ok(c);
         }
         if p >= acc.max_bits {

@@ -1,7 +1,7 @@
 //! Expected improvement `EI(μ, σ; y) = σ·h((y - μ)/σ)`, `max(y - μ, 0)` for `σ = 0`
 //! (MATH.md, "Expected improvement"), and `h` itself.
 
-use crate::certify::{exact, ziv};
+use crate::certify::{exact, ziv, Enclosure};
 use crate::gaussian::h_neg;
 use crate::input::{finite, non_negative};
 use crate::interval::{down, exact_sum, log2_abs, up, widen_exponent_range, Interval};
@@ -86,10 +86,15 @@ pub fn ei_with(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Result<Certified,
         } else {
             Float::with_val(53, 0)
         };
-        return ziv("ei", acc, |_| Interval::point(positive_part.clone()));
+        return ziv("ei", acc, |_| Interval::point(positive_part.clone()).into());
     }
     let sigma = exact(sigma);
-    ziv("ei", acc, |p| ei_enclosure(&d, &sigma, p))
+    ziv("ei", acc, |p| {
+        let iv = ei_enclosure(&d, &sigma, p);
+        // EI > y - μ strictly (σ > 0): a lower end equal to y - μ is open.
+        let lower_open = iv.lo == d;
+        Enclosure { iv, lower_open }
+    })
 }
 
 /// `h(z) = z·Φ(z) + φ(z) = E[max(z - Z, 0)]` (MATH.md, "Gaussian building blocks"); equals

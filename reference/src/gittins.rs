@@ -5,7 +5,7 @@
 //! exact point `g` tells on which side of `g` the root lies. A bracket `[a, b]` with certified
 //! `EI(a) < c < EI(b)` therefore contains the root, whatever happens between `a` and `b`.
 
-use crate::certify::{exact, finish, ziv};
+use crate::certify::{exact, finish, is_tight, ziv};
 use crate::ei::{ei_enclosure, tail_enclosure};
 use crate::input::{finite, non_negative, positive};
 use crate::interval::{down, exact_midpoint, exact_sum, up, widen_exponent_range, Interval};
@@ -158,6 +158,17 @@ fn common_cell(a: &Float, b: &Float) -> Option<i64> {
         .into_iter()
         .map(key)
         .find(|&k| cell_edge(k, false) <= *a && *b <= cell_edge(k, true))
+}
+
+/// The open bracket `(lo, hi)` (its ends are certified points, never the root) as a result, if
+/// it lies in one rounding cell and meets the width target.
+fn decided(iv: &Interval, acc: &Accuracy) -> Option<Certified> {
+    let k = common_cell(&iv.lo, &iv.hi)?;
+    is_tight(iv, acc.enclosure_bits).then(|| Certified {
+        value: unkey(k),
+        lower: iv.lo.clone(),
+        upper: iv.hi.clone(),
+    })
 }
 
 /// An exact point `μ + σ·u` (the product rounded at 64 bits: only the sum must be exact).
@@ -387,7 +398,7 @@ fn solve(
         Float::with_val(p, &guess - &eps),
         Float::with_val(p, &guess + &eps),
     ] {
-        if finish(
+        if decided(
             &Interval {
                 lo: lo.clone(),
                 hi: hi.clone(),
@@ -411,7 +422,7 @@ fn solve(
             lo: lo.clone(),
             hi: hi.clone(),
         };
-        if let Some(mut certified) = finish(&iv, acc).or_else(|| below_every_double(&iv)) {
+        if let Some(mut certified) = decided(&iv, acc).or_else(|| below_every_double(&iv)) {
             certified.value = if value == 0.0 && hi <= 0 { -0.0 } else { value };
             return Ok(certified);
         }
@@ -464,7 +475,7 @@ pub fn pbgi_with(mu: f64, sigma: f64, cost: f64, acc: &Accuracy) -> Result<Certi
     let cost = Interval::point(exact(cost));
     if sigma == 0.0 {
         let g = exact_sum(&[&exact(mu), &cost.lo]);
-        return ziv("pbgi", acc, |_| Interval::point(g.clone()));
+        return ziv("pbgi", acc, |_| Interval::point(g.clone()).into());
     }
     solve("pbgi", mu, sigma, &cost, acc.max_bits, acc)
 }

@@ -1,13 +1,14 @@
 //! `LogEI = ln EI` and `LogEIPC = ln EI - ln c` with known and log-normal costs
 //! (MATH.md, "Expected improvement" and "Unknown (log-normal) costs").
 
-use crate::certify::{exact, ziv};
-use crate::ei::{distance, distance_bits, ei_enclosure, exact_difference};
+use crate::certify::{exact, ziv, Enclosure};
+use crate::ei::{distance, distance_bits, ei_enclosure, exact_difference, tail_enclosure};
 use crate::gaussian::ln_h_neg;
 use crate::input::{finite, non_negative, positive};
 use crate::interval::{down, up, widen_exponent_range, Interval};
 use crate::{Accuracy, Certified, Error};
 use rug::Float;
+use std::cmp::Ordering;
 
 /// `ln EI` enclosed for `σ > 0`, `d = y - μ` exact. For `d ≤ 0` it is `ln σ + ln h(-x)`,
 /// evaluated in log space so it stays finite far below MPFR's (and f64's) range.
@@ -60,6 +61,60 @@ impl LnCost {
     }
 }
 
+/// `ln d - ln c` for `d > 0` exact: `ln d`, `ln(d/c)` for an exact cost (so that `d = c` gives
+/// exactly 0), or `ln d - (m ± s²/2)`.
+fn ln_ratio(d: &Float, cost: &Option<LnCost>, p: u32) -> Interval {
+    let ln_d = || Interval {
+        lo: down(p, d.ln_ref()),
+        hi: up(p, d.ln_ref()),
+    };
+    match cost {
+        None => ln_d(),
+        Some(LnCost::Exact(c)) => Interval {
+            lo: down(p + 8, d / c),
+            hi: up(p + 8, d / c),
+        }
+        .ln(p),
+        Some(lc) => ln_d().sub(&lc.ln_enclosure(p), p),
+    }
+}
+
+/// Enclosure of `ln EI - ln c` (`ln EI` without a cost) at working precision `p`; `d = y - μ`
+/// exact, `sigma` exact.
+fn log_enclosure(d: &Float, sigma: &Float, cost: &Option<LnCost>, p: u32) -> Enclosure {
+    let d_positive = d.is_sign_positive() && !d.is_zero();
+    if sigma.is_zero() {
+        if !d_positive {
+            return Interval::point(Float::with_val(53, f64::NEG_INFINITY)).into();
+        }
+        return ln_ratio(d, cost, p).into();
+    }
+    if d_positive {
+        // ln EI - ln c = (ln d - ln c) + ln(1 + t/d), t = σ·h(-z) > 0: exact zeros of the
+        // first part survive, and a tail below the working precision only adds (0, t/d].
+        let base = ln_ratio(d, cost, p);
+        let t = tail_enclosure(d, sigma, p);
+        let x = Interval {
+            lo: down(p, &t.lo / d),
+            hi: up(p, &t.hi / d),
+        };
+        let log1p = Interval {
+            lo: down(p, x.lo.ln_1p_ref()),
+            hi: up(p, x.hi.ln_1p_ref()),
+        };
+        let lower_open = x.lo.is_zero() && base.is_point();
+        return Enclosure {
+            iv: base.add(&log1p, p),
+            lower_open,
+        };
+    }
+    let ln_ei = ln_ei_enclosure(d, sigma, p);
+    match cost {
+        None => ln_ei.into(),
+        Some(lc) => ln_ei.sub(&lc.ln_enclosure(p), p).into(),
+    }
+}
+
 fn log_ei_core(
     function: &'static str,
     mu: f64,
@@ -70,39 +125,43 @@ fn log_ei_core(
 ) -> Result<Certified, Error> {
     widen_exponent_range();
     let d = exact_difference(y, mu);
-    if sigma == 0.0 {
-        if !d.is_sign_positive() || d.is_zero() {
-            let minus_inf = Float::with_val(53, f64::NEG_INFINITY);
-            return ziv(function, acc, |_| Interval::point(minus_inf.clone()));
-        }
-        return ziv(function, acc, |p| match &cost {
-            None => Interval {
-                lo: down(p, d.ln_ref()),
-                hi: up(p, d.ln_ref()),
-            },
-            Some(LnCost::Exact(c)) => {
-                // ln(d/c): the quotient is exactly 1 when d = c, and ln 1 = 0 exactly.
-                let q = Interval {
-                    lo: down(p + 8, &d / c),
-                    hi: up(p + 8, &d / c),
-                };
-                q.ln(p)
-            }
-            Some(lc) => Interval {
-                lo: down(p, d.ln_ref()),
-                hi: up(p, d.ln_ref()),
-            }
-            .sub(&lc.ln_enclosure(p), p),
-        });
-    }
     let sigma = exact(sigma);
-    ziv(function, acc, |p| {
-        let ln_ei = ln_ei_enclosure(&d, &sigma, p);
-        match &cost {
-            None => ln_ei,
-            Some(lc) => ln_ei.sub(&lc.ln_enclosure(p), p),
+    ziv(function, acc, |p| log_enclosure(&d, &sigma, &cost, p))
+}
+
+/// Certified sign of `LogEIPC(μ, σ, y, c)` from its own enclosure (raising the precision until
+/// the enclosure is the point 0 or excludes 0, counting an open lower end at 0 as positive).
+/// Arguments already validated.
+pub(crate) fn log_eipc_sign(
+    mu: f64,
+    sigma: f64,
+    y: f64,
+    cost: f64,
+    acc: &Accuracy,
+) -> Result<Ordering, Error> {
+    widen_exponent_range();
+    let d = exact_difference(y, mu);
+    let (sigma, cost) = (exact(sigma), Some(LnCost::Exact(exact(cost))));
+    let mut p = acc.start_bits.max(32).min(acc.max_bits.max(32));
+    loop {
+        let e = log_enclosure(&d, &sigma, &cost, p);
+        if e.iv.lo > 0 || (e.iv.lo == 0 && e.lower_open && e.iv.hi > 0) {
+            return Ok(Ordering::Greater);
         }
-    })
+        if e.iv.hi < 0 {
+            return Ok(Ordering::Less);
+        }
+        if e.iv.lo == 0 && e.iv.hi == 0 {
+            return Ok(Ordering::Equal);
+        }
+        if p >= acc.max_bits {
+            return Err(Error::PrecisionExhausted {
+                function: "stop_decision",
+                max_bits: acc.max_bits,
+            });
+        }
+        p = p.saturating_mul(2).min(acc.max_bits);
+    }
 }
 
 fn check_ei_args(mu: f64, sigma: f64, y: f64) -> Result<(), Error> {

@@ -54,3 +54,58 @@ fn beyond_mpfr_underflow_stays_certified() {
     let l = log_ei(1e308, 5e-324, -1e308).unwrap();
     assert!(l.value == f64::NEG_INFINITY && l.lower.is_finite() && l.upper < big("-8e1262"));
 }
+
+/// The double nearest to `base + offset·2^-300` (a point strictly beside `base`, far closer
+/// than any ulp): how a value that exceeds (or falls short of) `base` by a negligible,
+/// strictly positive amount rounds, even when `base` is a midpoint between doubles.
+fn rounding_beside(base: &Float, above: bool) -> f64 {
+    let nudge = Float::with_val(64, base.abs_ref()) >> 300u32;
+    let p = base.prec() + 320;
+    if above {
+        Float::with_val(p, base + &nudge).to_f64()
+    } else {
+        Float::with_val(p, base - &nudge).to_f64()
+    }
+}
+
+/// `a + b` exactly (2200 bits cover the sum of any two doubles).
+fn exact_sum(a: f64, b: f64) -> Float {
+    let (a, b) = (Float::with_val(53, a), Float::with_val(53, b));
+    Float::with_val(2200, &a + &b)
+}
+
+#[test]
+fn tails_below_the_working_precision_round_the_right_way() {
+    // EI = (y - μ) + σ·h(-z) with z ≈ 2e212: strictly above y - μ = 1.25698369669408382…,
+    // which is exactly a midpoint between two doubles.
+    let (mu, sigma, y) = (-2.0, 5.890000927280528e-213, -7.430163033059162e-1);
+    let d = exact_sum(y, -mu);
+    assert_ne!(
+        rounding_beside(&d, true),
+        rounding_beside(&d, false),
+        "d is a midpoint"
+    );
+    assert_eq!(ei(mu, sigma, y).unwrap().value, rounding_beside(&d, true));
+    // LogEI with y - μ = 1: ln(1 + σ·h(-z)), positive and far below every double: +0.
+    let l = log_ei(-2.0, 6.740941368701589e-208, -1.0).unwrap();
+    assert!(l.value == 0.0 && l.value.is_sign_positive() && l.lower >= 0);
+    // PBGI = μ + c - σ·h(-u) with u ≈ 3.9e199 and ≈ 370: strictly below μ + c, a midpoint.
+    for (mu, sigma, cost) in [
+        (7.284675706604119e-1, 2.5942215894748545e-200, 1.0),
+        (1.4537705547425928e1, 8.109683199856256e-3, 3.0),
+    ] {
+        let m = exact_sum(mu, cost);
+        assert_ne!(
+            rounding_beside(&m, true),
+            rounding_beside(&m, false),
+            "mu + c is a midpoint"
+        );
+        let g = pbgi(mu, sigma, cost).unwrap();
+        assert_eq!(
+            g.value,
+            rounding_beside(&m, false),
+            "pbgi({mu}, {sigma}, {cost})"
+        );
+        assert!(g.upper <= m);
+    }
+}
