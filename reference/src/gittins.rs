@@ -274,6 +274,25 @@ fn log_ratio_estimate(cmp: &Comparer, ln_c: &Float, g: &Float, p: u32) -> Float 
     Float::with_val(p + 64, &ln_ei - ln_c)
 }
 
+/// For a root with `u > 0` whose tail `σ·h(-u)` is too small for the log-ratio estimates to
+/// see: one step of the contraction `g ↦ μ + c - σ·h(-(g - μ)/σ)` (factor `Q(u) < 1/2`) from
+/// the bracket's upper end. `None` when that end is not above `μ`.
+fn fixed_point_guess(cmp: &Comparer, b: &Float, p: u32) -> Option<Float> {
+    let minus_mu = Float::with_val(cmp.mu.prec(), -&cmp.mu);
+    let d = exact_sum(&[b, &minus_mu]);
+    // (A log-normal cost below 2^-1200 would make μ + c an enormous exact sum; never u > 0.)
+    if !d.is_sign_positive() || d.is_zero() || crate::interval::log2_abs(&cmp.cost.lo) < -1200 {
+        return None;
+    }
+    let tail = tail_enclosure(&d, &cmp.sigma, p);
+    let tail_mid = Float::with_val(p, &tail.lo + &tail.hi) >> 1u32;
+    let mu_plus_c = exact_sum(&[&cmp.mu, &cmp.cost.lo]);
+    Some(Float::with_val(
+        mu_plus_c.prec().max(p),
+        &mu_plus_c - &tail_mid,
+    ))
+}
+
 /// Root estimate by the Illinois variant of regula falsi on `ln EI(g) - ln c` inside the
 /// certified bracket `[a, b]`, to relative accuracy about `2^-bits` (not certified: the caller
 /// verifies it with certified comparisons).
@@ -290,7 +309,7 @@ fn approximate_root(cmp: &Comparer, a: &Float, b: &Float, bits: u32) -> Float {
     );
     let mut x = exact_midpoint(&lo, &hi);
     if !(f_lo.is_finite() && f_hi.is_finite() && f_lo < 0 && f_hi > 0) {
-        return x;
+        return fixed_point_guess(cmp, b, p).unwrap_or(x);
     }
     let mut last_side = 0i8;
     for _ in 0..200 {
