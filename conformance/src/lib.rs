@@ -1,4 +1,16 @@
 //! Conformance machinery: fast-vs-reference cross-checks, theory validation, and the `pbgi` CLI.
 pub mod bo;
 pub mod cli;
+pub mod cross_check;
+pub mod csv_io;
+pub mod decimal;
+pub mod error_stats;
 pub mod experiment;
+pub mod fixtures_gen;
+pub mod function;
+pub mod inputs;
+pub mod oracle;
+pub mod regions;
+pub mod text_table;
+pub mod tolerances;
+pub mod ulp;

@@ -53,6 +53,11 @@ pub use log_ei::{
 pub use stopping::{stop_decision, StopDecision};
 
 /// A certified result: `lower ≤ exact ≤ upper`, `value = RNE(exact)`.
+///
+/// `value` need not lie in `[lower, upper]` (it is the nearest double, the enclosure is much
+/// tighter). An end may sit exactly on a rounding midpoint between two doubles only where the
+/// exact value is known to be strictly on `value`'s side of it (`EI > y - μ`; PBGI's bracket
+/// ends are certified points, never the root).
 #[derive(Clone, Debug)]
 pub struct Certified {
     /// The exact value correctly rounded to f64 (ties to even). May be ±inf or 0 when the

@@ -8,6 +8,7 @@ use crate::input::{finite, non_negative, positive};
 use crate::interval::{down, up, widen_exponent_range, Interval};
 use crate::{Accuracy, Certified, Error};
 use rug::Float;
+use std::cmp::Ordering;
 
 /// `ln EI` enclosed for `σ > 0`, `d = y - μ` exact. For `d ≤ 0` it is `ln σ + ln h(-x)`,
 /// evaluated in log space so it stays finite far below MPFR's (and f64's) range.
@@ -78,6 +79,42 @@ fn ln_ratio(d: &Float, cost: &Option<LnCost>, p: u32) -> Interval {
     }
 }
 
+/// Enclosure of `ln EI - ln c` (`ln EI` without a cost) at working precision `p`; `d = y - μ`
+/// exact, `sigma` exact.
+fn log_enclosure(d: &Float, sigma: &Float, cost: &Option<LnCost>, p: u32) -> Enclosure {
+    let d_positive = d.is_sign_positive() && !d.is_zero();
+    if sigma.is_zero() {
+        if !d_positive {
+            return Interval::point(Float::with_val(53, f64::NEG_INFINITY)).into();
+        }
+        return ln_ratio(d, cost, p).into();
+    }
+    if d_positive {
+        // ln EI - ln c = (ln d - ln c) + ln(1 + t/d), t = σ·h(-z) > 0: exact zeros of the
+        // first part survive, and a tail below the working precision only adds (0, t/d].
+        let base = ln_ratio(d, cost, p);
+        let t = tail_enclosure(d, sigma, p);
+        let x = Interval {
+            lo: down(p, &t.lo / d),
+            hi: up(p, &t.hi / d),
+        };
+        let log1p = Interval {
+            lo: down(p, x.lo.ln_1p_ref()),
+            hi: up(p, x.hi.ln_1p_ref()),
+        };
+        let lower_open = x.lo.is_zero() && base.is_point();
+        return Enclosure {
+            iv: base.add(&log1p, p),
+            lower_open,
+        };
+    }
+    let ln_ei = ln_ei_enclosure(d, sigma, p);
+    match cost {
+        None => ln_ei.into(),
+        Some(lc) => ln_ei.sub(&lc.ln_enclosure(p), p).into(),
+    }
+}
+
 fn log_ei_core(
     function: &'static str,
     mu: f64,
@@ -88,41 +125,43 @@ fn log_ei_core(
 ) -> Result<Certified, Error> {
     widen_exponent_range();
     let d = exact_difference(y, mu);
-    let d_positive = d.is_sign_positive() && !d.is_zero();
-    if sigma == 0.0 {
-        if !d_positive {
-            let minus_inf = Float::with_val(53, f64::NEG_INFINITY);
-            return ziv(function, acc, |_| Interval::point(minus_inf.clone()).into());
-        }
-        return ziv(function, acc, |p| ln_ratio(&d, &cost, p).into());
-    }
     let sigma = exact(sigma);
-    ziv(function, acc, |p| {
-        if d_positive {
-            // ln EI - ln c = (ln d - ln c) + ln(1 + t/d), t = σ·h(-z) > 0: exact zeros of the
-            // first part survive, and a tail below the working precision only adds (0, t/d].
-            let base = ln_ratio(&d, &cost, p);
-            let t = tail_enclosure(&d, &sigma, p);
-            let x = Interval {
-                lo: down(p, &t.lo / &d),
-                hi: up(p, &t.hi / &d),
-            };
-            let log1p = Interval {
-                lo: down(p, x.lo.ln_1p_ref()),
-                hi: up(p, x.hi.ln_1p_ref()),
-            };
-            let lower_open = x.lo.is_zero() && base.is_point();
-            return Enclosure {
-                iv: base.add(&log1p, p),
-                lower_open,
-            };
+    ziv(function, acc, |p| log_enclosure(&d, &sigma, &cost, p))
+}
+
+/// Certified sign of `LogEIPC(μ, σ, y, c)` from its own enclosure (raising the precision until
+/// the enclosure is the point 0 or excludes 0, counting an open lower end at 0 as positive).
+/// Arguments already validated.
+pub(crate) fn log_eipc_sign(
+    mu: f64,
+    sigma: f64,
+    y: f64,
+    cost: f64,
+    acc: &Accuracy,
+) -> Result<Ordering, Error> {
+    widen_exponent_range();
+    let d = exact_difference(y, mu);
+    let (sigma, cost) = (exact(sigma), Some(LnCost::Exact(exact(cost))));
+    let mut p = acc.start_bits.max(32).min(acc.max_bits.max(32));
+    loop {
+        let e = log_enclosure(&d, &sigma, &cost, p);
+        if e.iv.lo > 0 || (e.iv.lo == 0 && e.lower_open && e.iv.hi > 0) {
+            return Ok(Ordering::Greater);
         }
-        let ln_ei = ln_ei_enclosure(&d, &sigma, p);
-        match &cost {
-            None => ln_ei.into(),
-            Some(lc) => ln_ei.sub(&lc.ln_enclosure(p), p).into(),
+        if e.iv.hi < 0 {
+            return Ok(Ordering::Less);
         }
-    })
+        if e.iv.lo == 0 && e.iv.hi == 0 {
+            return Ok(Ordering::Equal);
+        }
+        if p >= acc.max_bits {
+            return Err(Error::PrecisionExhausted {
+                function: "stop_decision",
+                max_bits: acc.max_bits,
+            });
+        }
+        p = p.saturating_mul(2).min(acc.max_bits);
+    }
 }
 
 fn check_ei_args(mu: f64, sigma: f64, y: f64) -> Result<(), Error> {

@@ -4,7 +4,8 @@
 use crate::certify::exact;
 use crate::gittins::ei_exceeds_cost;
 use crate::input::{finite, non_negative, positive};
-use crate::{log_eipc, pbgi, Accuracy, Candidate, Certified, Error};
+use crate::log_ei::log_eipc_sign;
+use crate::{pbgi, Accuracy, Candidate, Certified, Error};
 
 /// Outcome of [`stop_decision`].
 #[derive(Clone, Debug, PartialEq)]
@@ -40,11 +41,17 @@ fn pbgi_below(candidate: &Candidate, g: &Certified, y_best: f64) -> Result<bool,
     }
 }
 
-/// Sign of `LogEIPC` certified from its enclosure (`> 0` blocks; `≤ 0`, including an exact 0,
-/// does not). The Ziv loop only returns enclosures that are the exact point 0 or exclude 0.
+/// Sign of `LogEIPC` certified from its own enclosure (`> 0` blocks; `≤ 0`, including an exact
+/// 0, does not).
 fn log_eipc_positive(candidate: &Candidate, y_best: f64) -> Result<bool, Error> {
-    let l = log_eipc(candidate.mu, candidate.sigma, y_best, candidate.cost)?;
-    Ok(l.lower > 0)
+    let sign = log_eipc_sign(
+        candidate.mu,
+        candidate.sigma,
+        y_best,
+        candidate.cost,
+        &Accuracy::default(),
+    )?;
+    Ok(sign == std::cmp::Ordering::Greater)
 }
 
 /// The stopping rule `min PBGI(x) ≥ y*  ⇔  max LogEIPC(x, y*) ≤ 0`, decided exactly both ways.

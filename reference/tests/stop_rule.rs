@@ -130,3 +130,15 @@ fn both_forms_agree_over_a_sweep() {
         }
     }
 }
+
+#[test]
+fn negligible_tail_at_an_exact_tie_still_blocks() {
+    // μ + c = 0 = y* exactly, σ = 1.3e-184: PBGI = μ + c - σ·h(-u) with u ≈ 7.6e183 lies strictly
+    // (if negligibly) below y*, and EI(y*) = 1 + σ·h(-z) > c = 1: both forms must block,
+    // although LogEIPC rounds to +0. (Found by fuzzing: a closed-enclosure sign test said 0.)
+    let cand = [c(-1.0, 1.3193958824832574e-184, 1.0)];
+    let d = stop_decision(&cand, 0.0).unwrap();
+    assert!(!d.stop && d.blocking == vec![0]);
+    // With σ = 0 the same candidate is an exact tie: stop.
+    assert!(stop_decision(&[c(-1.0, 0.0, 1.0)], 0.0).unwrap().stop);
+}

@@ -724,10 +724,10 @@ pub fn cost_distribution_svg(reports: &[ConfigReport]) -> String {
              stroke-width=\"1.5\"/>\n<line x1=\"{xb:.1}\" y1=\"{top}\" x2=\"{xb:.1}\" \
              y2=\"{bottom}\" stroke=\"red\" stroke-width=\"1.5\" stroke-dasharray=\"5,3\"/>"
         );
-        for frac in [0.0, 0.5, 1.0] {
+        for (frac, anchor) in [(0.0, "start"), (0.5, "middle"), (1.0, "end")] {
             let _ = writeln!(
                 s,
-                "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{:.3}</text>",
+                "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"{anchor}\">{:.3}</text>",
                 x_of(frac * hi),
                 bottom + 14.0,
                 frac * hi

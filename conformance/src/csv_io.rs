@@ -1,0 +1,471 @@
+//! Streaming CSV input with errors that name the line, the column and the reason, and the
+//! number formats of the oracle's output.
+//!
+//! Rows are read one at a time into a reused record, so memory does not grow with the number of
+//! rows. Lines starting with `#` are comments (the fixture files' headers use them).
+use crate::function::Function;
+use std::fmt;
+use std::io::BufRead;
+
+/// What was wrong with the input, and where. Lines are counted from 1, as an editor shows them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputError {
+    /// Line of the input (1-based).
+    pub line: u64,
+    /// Name of the offending column, when the problem is in one field.
+    pub column: Option<String>,
+    /// What was wrong.
+    pub reason: String,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.column {
+            Some(column) => write!(
+                f,
+                "line {}, column `{}`: {}",
+                self.line, column, self.reason
+            ),
+            None => write!(f, "line {}: {}", self.line, self.reason),
+        }
+    }
+}
+
+/// One parsed data row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Line of the input where the row starts (1-based).
+    pub line: u64,
+    /// The function's arguments, in [`Function::input_columns`] order, checked to be in the
+    /// domain.
+    pub args: Vec<f64>,
+    /// The extra numeric columns asked for (e.g. `value` for `pbgi check`), in the order asked;
+    /// these may be `inf`, `-inf` or `nan`.
+    pub extras: Vec<f64>,
+}
+
+/// Reads the rows of a CSV whose header names the function's input columns (in any order, among
+/// other columns that are passed through untouched).
+///
+/// The CSV dialect is RFC 4180: comma-separated, fields optionally in double quotes (`""` is a
+/// quote inside a quoted field; a quoted field may span lines), `\n` or `\r\n` line ends. Blank
+/// lines and lines starting with `#` are skipped. Lines are counted here, not by a CSV library,
+/// so that error messages name the line an editor shows.
+pub struct ArgumentReader<R: BufRead> {
+    lines: RecordLines<R>,
+    headers: Vec<String>,
+    function: Function,
+    arg_index: Vec<usize>,
+    extra_names: Vec<&'static str>,
+    extra_index: Vec<usize>,
+    record: Vec<String>,
+}
+
+impl<R: BufRead> ArgumentReader<R> {
+    /// Reads the header row. `extras` are further numeric columns that must be present.
+    /// Fails when a required column is missing or appears twice, or a column in `reserved`
+    /// (names the caller will append to the output) is already present.
+    pub fn new(
+        input: R,
+        function: Function,
+        extras: &[&'static str],
+        reserved: &[&str],
+    ) -> Result<Self, InputError> {
+        let mut lines = RecordLines::new(input);
+        let mut headers = Vec::new();
+        let Some(header_line) = lines.next_record(&mut headers)? else {
+            return Err(InputError {
+                line: lines.line.max(1),
+                column: None,
+                reason: format!(
+                    "the input is empty; `{}` needs a header row naming the columns {}",
+                    function.cli_name(),
+                    function.input_columns().join(",")
+                ),
+            });
+        };
+        let find = |name: &str| -> Result<usize, InputError> {
+            let mut hits = headers.iter().enumerate().filter(|(_, h)| h.trim() == name);
+            match (hits.next(), hits.next()) {
+                (Some((i, _)), None) => Ok(i),
+                (None, _) => Err(InputError {
+                    line: header_line,
+                    column: None,
+                    reason: format!(
+                        "header has no column `{name}`; `{}` needs the columns {}{} (found: {})",
+                        function.cli_name(),
+                        function.input_columns().join(","),
+                        extras.iter().map(|e| format!(",{e}")).collect::<String>(),
+                        headers.join(",")
+                    ),
+                }),
+                (Some(_), Some(_)) => Err(InputError {
+                    line: header_line,
+                    column: Some(name.to_string()),
+                    reason: "the column appears more than once in the header".to_string(),
+                }),
+            }
+        };
+        let arg_index = function
+            .input_columns()
+            .iter()
+            .map(|name| find(name))
+            .collect::<Result<Vec<_>, _>>()?;
+        let extra_index = extras
+            .iter()
+            .map(|name| find(name))
+            .collect::<Result<Vec<_>, _>>()?;
+        if let Some(name) = reserved
+            .iter()
+            .find(|name| headers.iter().any(|h| h.trim() == **name))
+        {
+            return Err(InputError {
+                line: header_line,
+                column: Some(name.to_string()),
+                reason: format!(
+                    "the input already has a column `{name}`, which the output appends; \
+                     rename or drop it"
+                ),
+            });
+        }
+        Ok(ArgumentReader {
+            lines,
+            headers,
+            function,
+            arg_index,
+            extra_names: extras.to_vec(),
+            extra_index,
+            record: Vec::new(),
+        })
+    }
+
+    /// The header row as read.
+    pub fn headers(&self) -> &[String] {
+        &self.headers
+    }
+
+    /// The raw fields of the row most recently returned by [`ArgumentReader::next_row`].
+    pub fn record(&self) -> &[String] {
+        &self.record
+    }
+
+    /// The next row, `None` at the end of the input.
+    pub fn next_row(&mut self) -> Result<Option<Row>, InputError> {
+        let Some(line) = self.lines.next_record(&mut self.record)? else {
+            return Ok(None);
+        };
+        if self.record.len() != self.headers.len() {
+            return Err(InputError {
+                line,
+                column: None,
+                reason: format!(
+                    "expected {} fields (as in the header), found {}",
+                    self.headers.len(),
+                    self.record.len()
+                ),
+            });
+        }
+        let columns = self.function.input_columns();
+        let mut args = Vec::with_capacity(columns.len());
+        for (&index, &name) in self.arg_index.iter().zip(columns) {
+            let value = parse_number(&self.record[index]).map_err(|reason| InputError {
+                line,
+                column: Some(name.to_string()),
+                reason,
+            })?;
+            args.push(value);
+        }
+        self.function
+            .check_domain(&args)
+            .map_err(|(index, reason)| InputError {
+                line,
+                column: Some(columns[index].to_string()),
+                reason,
+            })?;
+        let mut extras = Vec::with_capacity(self.extra_index.len());
+        for (&index, &name) in self.extra_index.iter().zip(&self.extra_names) {
+            let value = parse_number(&self.record[index]).map_err(|reason| InputError {
+                line,
+                column: Some(name.to_string()),
+                reason,
+            })?;
+            extras.push(value);
+        }
+        Ok(Some(Row { line, args, extras }))
+    }
+}
+
+/// Splits a `BufRead` into CSV records, counting lines.
+struct RecordLines<R: BufRead> {
+    input: R,
+    /// Lines consumed so far.
+    line: u64,
+    text: String,
+}
+
+impl<R: BufRead> RecordLines<R> {
+    fn new(input: R) -> Self {
+        RecordLines {
+            input,
+            line: 0,
+            text: String::new(),
+        }
+    }
+
+    /// Reads the next record into `fields`; returns the line it starts on, `None` at the end.
+    fn next_record(&mut self, fields: &mut Vec<String>) -> Result<Option<u64>, InputError> {
+        loop {
+            self.text.clear();
+            let start = self.line + 1;
+            // A record ends at a line end outside quotes: after an even number of `"` (a quoted
+            // quote is written `""`, so it never changes the parity).
+            loop {
+                let read = self
+                    .input
+                    .read_line(&mut self.text)
+                    .map_err(|e| InputError {
+                        line: self.line + 1,
+                        column: None,
+                        reason: if e.kind() == std::io::ErrorKind::InvalidData {
+                            "the line is not valid UTF-8".to_string()
+                        } else {
+                            format!("could not read the input: {e}")
+                        },
+                    })?;
+                if read == 0 {
+                    if self.text.is_empty() {
+                        return Ok(None);
+                    }
+                    if self.text.matches('"').count() % 2 == 1 {
+                        return Err(InputError {
+                            line: start,
+                            column: None,
+                            reason: "a quoted field is not closed before the end of the input"
+                                .to_string(),
+                        });
+                    }
+                    break;
+                }
+                self.line += 1;
+                if self.text.matches('"').count() % 2 == 0 {
+                    break;
+                }
+            }
+            let record = self.text.strip_suffix('\n').unwrap_or(&self.text);
+            let record = record.strip_suffix('\r').unwrap_or(record);
+            if record.trim().is_empty() || record.starts_with('#') {
+                continue;
+            }
+            split_fields(record, fields).map_err(|reason| InputError {
+                line: start,
+                column: None,
+                reason,
+            })?;
+            return Ok(Some(start));
+        }
+    }
+}
+
+/// Splits one RFC 4180 record (without its line end) into unquoted fields.
+fn split_fields(record: &str, fields: &mut Vec<String>) -> Result<(), String> {
+    fields.clear();
+    let mut rest = record;
+    loop {
+        let mut field = String::new();
+        if let Some(quoted) = rest.strip_prefix('"') {
+            let mut chars = quoted.char_indices().peekable();
+            let end = loop {
+                match chars.next() {
+                    Some((_, '"')) if chars.peek().map(|&(_, c)| c) == Some('"') => {
+                        chars.next();
+                        field.push('"');
+                    }
+                    Some((i, '"')) => break i + 1,
+                    Some((_, c)) => field.push(c),
+                    None => return Err("a quoted field is not closed".to_string()),
+                }
+            };
+            rest = &quoted[end..];
+            if !(rest.is_empty() || rest.starts_with(',')) {
+                return Err(format!(
+                    "unexpected text after the closing quote of field {}",
+                    fields.len() + 1
+                ));
+            }
+        } else {
+            let end = rest.find(',').unwrap_or(rest.len());
+            field.push_str(&rest[..end]);
+            rest = &rest[end..];
+        }
+        fields.push(field);
+        match rest.strip_prefix(',') {
+            Some(after) => rest = after,
+            None => return Ok(()),
+        }
+    }
+}
+
+/// Parses one numeric field: a decimal or scientific number, surrounding spaces allowed;
+/// `inf`, `-inf` and `nan` are read as such (the domain check rejects them as arguments).
+pub fn parse_number(field: &str) -> Result<f64, String> {
+    let trimmed = field.trim();
+    if trimmed.is_empty() {
+        return Err("the field is empty".to_string());
+    }
+    trimmed
+        .parse::<f64>()
+        .map_err(|_| format!("`{trimmed}` is not a number"))
+}
+
+/// The shortest decimal that parses back to exactly `x` (round to nearest), in plain notation
+/// for `1e-5 ≤ |x| < 1e16` and scientific notation otherwise; `inf`, `-inf`, `NaN`; `-0` keeps
+/// its sign.
+pub fn format_shortest(x: f64) -> String {
+    let magnitude = x.abs();
+    if !x.is_finite() || x == 0.0 || (1e-5..1e16).contains(&magnitude) {
+        // Rust's `Display` for f64 prints the shortest round-trip digits.
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
+/// `field` as a CSV field: quoted (with `"` doubled) when it contains a comma, a quote or a line
+/// end, as is otherwise.
+pub fn quote_field(field: &str) -> String {
+    if field.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_string()
+    }
+}
+
+/// `x`'s IEEE-754 bit pattern as `0x` and 16 hex digits (what fixture files and failure
+/// messages print, so that an input can be reproduced exactly).
+pub fn format_hex_bits(x: f64) -> String {
+    format!("{:#018x}", x.to_bits())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reader(text: &str, function: Function) -> Result<ArgumentReader<&[u8]>, InputError> {
+        ArgumentReader::new(text.as_bytes(), function, &[], &["value"])
+    }
+
+    #[test]
+    fn columns_in_any_order_with_extras() {
+        let mut r = reader("y,id,sigma,mu\n1,a,2,3\n", Function::Ei).unwrap();
+        let row = r.next_row().unwrap().unwrap();
+        assert_eq!(row.args, vec![3.0, 2.0, 1.0]);
+        assert_eq!(row.line, 2);
+        assert_eq!(&r.record()[1], "a");
+        assert_eq!(r.next_row().unwrap(), None);
+    }
+
+    #[test]
+    fn errors_name_line_column_and_reason() {
+        let mut r = reader("mu,sigma,y\n0,1,0\n0,-1,0\n", Function::Ei).unwrap();
+        r.next_row().unwrap();
+        let e = r.next_row().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 3, column `sigma`: sigma must be >= 0, got -1"
+        );
+        let mut r = reader("mu,sigma,cost\n0,1,abc\n", Function::Pbgi).unwrap();
+        assert_eq!(
+            r.next_row().unwrap_err().to_string(),
+            "line 2, column `cost`: `abc` is not a number"
+        );
+        let mut r = reader("mu,sigma,y\n\n0,1\n", Function::Ei).unwrap();
+        assert_eq!(
+            r.next_row().unwrap_err().to_string(),
+            "line 3: expected 3 fields (as in the header), found 2"
+        );
+        let mut r = reader("mu,sigma,y\n0,,1\n", Function::Ei).unwrap();
+        assert_eq!(
+            r.next_row().unwrap_err().to_string(),
+            "line 2, column `sigma`: the field is empty"
+        );
+    }
+
+    #[test]
+    fn header_problems_are_reported() {
+        let e = reader("mu,sigma\n0,1\n", Function::Ei).err().unwrap();
+        assert_eq!(
+            e.to_string(),
+            "line 1: header has no column `y`; `ei` needs the columns mu,sigma,y (found: mu,sigma)"
+        );
+        let e = reader("mu,sigma,y,mu\n", Function::Ei).err().unwrap();
+        assert_eq!(
+            e.to_string(),
+            "line 1, column `mu`: the column appears more than once in the header"
+        );
+        let e = reader("mu,sigma,y,value\n", Function::Ei).err().unwrap();
+        assert!(e
+            .to_string()
+            .starts_with("line 1, column `value`: the input already has"));
+    }
+
+    #[test]
+    fn comment_lines_are_skipped_and_counted() {
+        let mut r = reader("# made by hand\nmu,sigma,y\n# note\n0,1,x\n", Function::Ei).unwrap();
+        assert_eq!(
+            r.next_row().unwrap_err().to_string(),
+            "line 4, column `y`: `x` is not a number"
+        );
+    }
+
+    #[test]
+    fn quoted_fields_follow_rfc_4180() {
+        let mut fields = Vec::new();
+        split_fields(r#"1,"a,b","say ""hi""",,x"#, &mut fields).unwrap();
+        assert_eq!(fields, vec!["1", "a,b", "say \"hi\"", "", "x"]);
+        assert!(split_fields(r#""a"b,1"#, &mut fields).is_err());
+        let mut r = reader(
+            "id,mu,sigma,y\n\"two\nlines\",0,1,0\n0,0,1,z\n",
+            Function::Ei,
+        )
+        .unwrap();
+        r.next_row().unwrap().unwrap();
+        assert_eq!(&r.record()[0], "two\nlines");
+        assert_eq!(
+            r.next_row().unwrap_err().to_string(),
+            "line 4, column `y`: `z` is not a number"
+        );
+    }
+
+    #[test]
+    fn empty_input_is_an_error() {
+        let e = reader("", Function::Pbgi).err().unwrap();
+        assert_eq!(
+            e.to_string(),
+            "line 1: the input is empty; `pbgi` needs a header row naming the columns mu,sigma,cost"
+        );
+    }
+
+    #[test]
+    fn shortest_decimal_round_trips() {
+        for x in [
+            0.3989422804014327,
+            1e-300,
+            -1.5e300,
+            5e-324,
+            123456.0,
+            1e16,
+            -0.0,
+            0.1,
+            f64::MAX,
+        ] {
+            let s = format_shortest(x);
+            assert_eq!(s.parse::<f64>().unwrap().to_bits(), x.to_bits(), "{s}");
+        }
+        assert_eq!(format_shortest(0.1), "0.1");
+        assert_eq!(format_shortest(1e-300), "1e-300");
+        assert_eq!(format_shortest(f64::NEG_INFINITY), "-inf");
+        assert_eq!(format_hex_bits(1.0), "0x3ff0000000000000");
+        assert_eq!(quote_field("a, \"b\""), "\"a, \"\"b\"\"\"");
+        assert_eq!(quote_field("plain"), "plain");
+    }
+}

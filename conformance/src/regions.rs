@@ -1,0 +1,135 @@
+//! Regions of the standardized argument `z`, where implementations of `h` succeed or fail.
+//!
+//! `z = (y − μ)/σ` for EI, LogEI and LogEIPC; `z` itself for `h` and `ln h`; for PBGI the
+//! solution `u = (g − μ)/σ` of `h(u) = cost/σ` (from the oracle's `g`). The boundaries mark where
+//! the mathematics changes (MATH.md, "Gaussian building blocks"): the naive `zΦ(z) + φ(z)`
+//! cancels for `z ≲ −5`; `h` underflows f64 near `z ≈ −38.5`; asymptotic series take over in the
+//! far tails.
+use crate::function::Function;
+
+/// A region of `z` (or `σ = 0`, where there is no `z`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Region {
+    /// `z < −1e6`.
+    ExtremeLeft,
+    /// `−1e6 ≤ z < −1e4`.
+    FarLeft,
+    /// `−1e4 ≤ z < −40`: `h` underflows f64, `ln h ≈ −z²/2` stays finite.
+    Underflowed,
+    /// `−40 ≤ z < −37`: around the f64 underflow of `h` at `z ≈ −38.5`.
+    UnderflowEdge,
+    /// `−37 ≤ z < −5`: the left tail, where `zΦ(z) + φ(z)` cancels catastrophically.
+    LeftTail,
+    /// `−5 ≤ z < −0.5`: around `z ≈ −1`, where typical BO candidates sit.
+    NearMinusOne,
+    /// `−0.5 ≤ z ≤ 0.5`.
+    Central,
+    /// `0.5 < z ≤ 1e4`.
+    Right,
+    /// `1e4 < z ≤ 1e6`.
+    FarRight,
+    /// `z > 1e6`.
+    ExtremeRight,
+    /// `σ = 0`: EI is `max(y − μ, 0)`, PBGI is `μ + cost`.
+    SigmaZero,
+}
+
+impl Region {
+    /// Every region, in table order.
+    pub const ALL: [Region; 11] = [
+        Region::ExtremeLeft,
+        Region::FarLeft,
+        Region::Underflowed,
+        Region::UnderflowEdge,
+        Region::LeftTail,
+        Region::NearMinusOne,
+        Region::Central,
+        Region::Right,
+        Region::FarRight,
+        Region::ExtremeRight,
+        Region::SigmaZero,
+    ];
+
+    /// The region containing `z` (`None` means `σ = 0`). `z = ±inf` (from an overflowing
+    /// `(y − μ)/σ`) falls in the extreme regions; NaN cannot arise from arguments in the domain.
+    pub fn of_z(z: Option<f64>) -> Region {
+        let Some(z) = z else {
+            return Region::SigmaZero;
+        };
+        match z {
+            z if z < -1e6 => Region::ExtremeLeft,
+            z if z < -1e4 => Region::FarLeft,
+            z if z < -40.0 => Region::Underflowed,
+            z if z < -37.0 => Region::UnderflowEdge,
+            z if z < -5.0 => Region::LeftTail,
+            z if z < -0.5 => Region::NearMinusOne,
+            z if z <= 0.5 => Region::Central,
+            z if z <= 1e4 => Region::Right,
+            z if z <= 1e6 => Region::FarRight,
+            _ => Region::ExtremeRight,
+        }
+    }
+
+    /// The region of one input row; `oracle_value` is the oracle's result (used for PBGI only).
+    pub fn of_row(function: Function, args: &[f64], oracle_value: f64) -> Region {
+        let z = match function {
+            Function::H | Function::LnH => Some(args[0]),
+            Function::Ei | Function::LogEi | Function::LogEipc => {
+                let (mu, sigma, y) = (args[0], args[1], args[2]);
+                (sigma > 0.0).then(|| (y - mu) / sigma)
+            }
+            Function::Pbgi => {
+                let (mu, sigma) = (args[0], args[1]);
+                (sigma > 0.0).then(|| (oracle_value - mu) / sigma)
+            }
+        };
+        Region::of_z(z)
+    }
+
+    /// The label printed in tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            Region::ExtremeLeft => "z < -1e6",
+            Region::FarLeft => "-1e6 <= z < -1e4",
+            Region::Underflowed => "-1e4 <= z < -40",
+            Region::UnderflowEdge => "-40 <= z < -37",
+            Region::LeftTail => "-37 <= z < -5",
+            Region::NearMinusOne => "-5 <= z < -0.5",
+            Region::Central => "-0.5 <= z <= 0.5",
+            Region::Right => "0.5 < z <= 1e4",
+            Region::FarRight => "1e4 < z <= 1e6",
+            Region::ExtremeRight => "z > 1e6",
+            Region::SigmaZero => "sigma = 0",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boundaries_fall_where_documented() {
+        assert_eq!(Region::of_z(Some(-38.5)), Region::UnderflowEdge);
+        assert_eq!(Region::of_z(Some(-40.0)), Region::UnderflowEdge);
+        assert_eq!(Region::of_z(Some(-37.0)), Region::LeftTail);
+        assert_eq!(Region::of_z(Some(-1.0)), Region::NearMinusOne);
+        assert_eq!(Region::of_z(Some(0.5)), Region::Central);
+        assert_eq!(Region::of_z(Some(f64::NEG_INFINITY)), Region::ExtremeLeft);
+        assert_eq!(Region::of_z(Some(f64::INFINITY)), Region::ExtremeRight);
+        assert_eq!(Region::of_z(None), Region::SigmaZero);
+    }
+
+    #[test]
+    fn pbgi_region_comes_from_the_index() {
+        // g = mu + sigma*u with u = -38: the underflow edge.
+        assert_eq!(
+            Region::of_row(Function::Pbgi, &[10.0, 2.0, 1e-300], 10.0 - 76.0),
+            Region::UnderflowEdge
+        );
+        assert_eq!(
+            Region::of_row(Function::Ei, &[1.0, 0.0, 3.0], 2.0),
+            Region::SigmaZero
+        );
+    }
+}

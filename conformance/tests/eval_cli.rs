@@ -1,0 +1,325 @@
+//! End-to-end tests of `pbgi eval` (the oracle's public contract), run on the built binary.
+//! Expected values are MATH.md's public sanity values and closed forms, never the code's output.
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn pbgi(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbgi"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pbgi runs");
+    // Feed stdin from another thread: a large input would otherwise deadlock against the
+    // output pipe filling up.
+    let mut pipe = child.stdin.take().expect("piped");
+    let input = stdin.to_string();
+    let feeder = std::thread::spawn(move || {
+        // The child may stop reading early (on a bad row); a broken pipe is fine then.
+        let _ = pipe.write_all(input.as_bytes());
+    });
+    let output = child.wait_with_output().expect("pbgi finishes");
+    feeder.join().expect("feeder thread");
+    output
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("utf-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("utf-8")
+}
+
+/// Splits the output CSV into rows of fields (no quoting in these outputs).
+fn rows(output: &Output) -> Vec<Vec<String>> {
+    stdout(output)
+        .lines()
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect()
+}
+
+/// Whether the decimal `printed` is the f64 nearest to the decimal `expected` (MATH.md prints
+/// 17 significant digits, not always the shortest round-trip form).
+fn same_f64(printed: &str, expected: &str) -> bool {
+    printed.parse::<f64>().unwrap().to_bits() == expected.parse::<f64>().unwrap().to_bits()
+}
+
+/// The fields parsed as f64 (to compare exact results whatever their decimal spelling).
+fn numbers(fields: &[String]) -> Vec<f64> {
+    fields.iter().map(|f| f.parse().unwrap()).collect()
+}
+
+/// Checks `lower ≤ value ≤ upper` (decimal strings parsed to f64: rounding is monotone, so
+/// a true bound of the exact value parses to a bound of its correctly rounded f64), and for an
+/// irrational value that both bounds carry about 40 significant digits.
+fn assert_enclosed(row: &[String], irrational: bool) {
+    let n = row.len();
+    let value: f64 = row[n - 3].parse().unwrap();
+    let lower: f64 = row[n - 2].parse().unwrap();
+    let upper: f64 = row[n - 1].parse().unwrap();
+    assert!(lower <= value && value <= upper, "{row:?}");
+    if irrational {
+        let digits = |s: &str| {
+            s.chars()
+                .take_while(|&c| c != 'e')
+                .filter(char::is_ascii_digit)
+                .skip_while(|&c| c == '0')
+                .count()
+        };
+        assert!(digits(&row[n - 2]) >= 38, "lower has 40 digits: {row:?}");
+        assert!(digits(&row[n - 1]) >= 38, "upper has 40 digits: {row:?}");
+        assert_ne!(
+            row[n - 2],
+            row[n - 1],
+            "an irrational value has a proper enclosure"
+        );
+    }
+}
+
+#[test]
+fn ei_gives_math_md_sanity_values_with_enclosures() {
+    let out = pbgi(&["eval", "ei"], "mu,sigma,y\n0,1,0\n0,1,1\n1,0,3\n1,0,-3\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = rows(&out);
+    assert_eq!(table[0], ["mu", "sigma", "y", "value", "lower", "upper"]);
+    assert!(
+        same_f64(&table[1][3], "0.3989422804014327"),
+        "{:?}",
+        table[1]
+    );
+    assert!(
+        same_f64(&table[2][3], "1.0833154705876863"),
+        "{:?}",
+        table[2]
+    );
+    // sigma = 0: EI = max(y - mu, 0), exact.
+    assert_eq!(numbers(&table[3][3..]), [2.0, 2.0, 2.0]);
+    assert_eq!(numbers(&table[4][3..]), [0.0, 0.0, 0.0]);
+    assert_enclosed(&table[1], true);
+    assert_enclosed(&table[2], true);
+}
+
+#[test]
+fn pbgi_gives_math_md_sanity_values() {
+    let out = pbgi(
+        &["eval", "pbgi"],
+        "mu,sigma,cost\n0,1,1e-4\n0,1,0.1\n1,0,0.5\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = rows(&out);
+    assert_eq!(table[0], ["mu", "sigma", "cost", "value", "lower", "upper"]);
+    assert!(
+        same_f64(&table[1][3], "-3.3630153259270825"),
+        "{:?}",
+        table[1]
+    );
+    assert!(
+        same_f64(&table[2][3], "-0.9023463475100345"),
+        "{:?}",
+        table[2]
+    );
+    // sigma = 0: g = mu + cost.
+    assert_eq!(numbers(&table[3][3..]), [1.5, 1.5, 1.5]);
+    assert_enclosed(&table[1], true);
+    assert_enclosed(&table[2], true);
+}
+
+/// `-ln √(2π)` to 38 digits (the classical constant of Stirling's series, not computed here).
+const LN_PHI_0: &str = "-0.91893853320467274178032973640561763986";
+
+#[test]
+fn log_ei_and_log_eipc_closed_forms() {
+    // ln EI(0,1;0) = ln φ(0) = -ln √(2π) = -0.91893853320467274178032973640561763986...
+    let out = pbgi(&["eval", "log-ei"], "mu,sigma,y\n0,1,0\n2,0,1\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = rows(&out);
+    assert!(same_f64(&table[1][3], LN_PHI_0), "{:?}", table[1]);
+    assert_enclosed(&table[1], true);
+    // sigma = 0 and y below mu: EI = 0, LogEI = -inf.
+    assert_eq!(numbers(&table[2][3..]), [f64::NEG_INFINITY; 3]);
+
+    let out = pbgi(
+        &["eval", "log-eipc"],
+        "mu,sigma,y,cost\n0,1,0,1\n1,0,1.5,0.5\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = rows(&out);
+    assert_eq!(
+        table[0],
+        ["mu", "sigma", "y", "cost", "value", "lower", "upper"]
+    );
+    assert!(same_f64(&table[1][4], LN_PHI_0), "{:?}", table[1]);
+    // An exact tie: EI = 0.5 = cost.
+    assert_eq!(numbers(&table[2][4..]), [0.0, 0.0, 0.0]);
+}
+
+#[test]
+fn columns_in_any_order_and_extra_columns_pass_through() {
+    let out = pbgi(
+        &["eval", "ei"],
+        "id,y,note,sigma,mu\n7,1,\"a, quoted \"\"note\"\"\",1,0\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("id,y,note,sigma,mu,value,lower,upper"));
+    let row = lines.next().unwrap();
+    assert!(
+        row.starts_with("7,1,\"a, quoted \"\"note\"\"\",1,0,1.0833154705876864,"),
+        "{row}"
+    );
+}
+
+#[test]
+fn fast_engine_writes_value_only() {
+    let out = pbgi(
+        &["eval", "ei", "--engine", "fast"],
+        "mu,sigma,y\n0,1,0\n1,0,3\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = rows(&out);
+    assert_eq!(table[0], ["mu", "sigma", "y", "value"]);
+    let value: f64 = table[1][3].parse().unwrap();
+    assert!(
+        (value - 0.3989422804014327).abs() <= 4.0 * f64::EPSILON,
+        "{value}"
+    );
+    assert_eq!(table[2][3], "2");
+}
+
+/// Runs `pbgi eval function` on `input`, expects exit status 2 with exactly `message`, and the
+/// rows before the bad one (`rows_before`, header included) written in full.
+fn assert_fails(function: &str, input: &str, message: &str, lines_written: usize) {
+    let out = pbgi(&["eval", function], input);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(stderr(&out), format!("pbgi: error: {message}\n"));
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), lines_written, "{text}");
+    assert!(
+        text.is_empty() || text.ends_with('\n'),
+        "no half-written row: {text:?}"
+    );
+}
+
+#[test]
+fn each_bad_row_is_reported_with_line_column_and_reason() {
+    assert_fails(
+        "ei",
+        "mu,sigma,y\n0,1,0\n0,-1,0\n0,1,0\n",
+        "line 3, column `sigma`: sigma must be >= 0, got -1 (1 row before it written)",
+        2,
+    );
+    assert_fails(
+        "pbgi",
+        "mu,sigma,cost\n0,1,0\n",
+        "line 2, column `cost`: cost must be > 0, got 0 (0 rows before it written)",
+        1,
+    );
+    assert_fails(
+        "log-eipc",
+        "mu,sigma,y,cost\n0,1,0,1\n0,1,0,-2\n",
+        "line 3, column `cost`: cost must be > 0, got -2 (1 row before it written)",
+        2,
+    );
+    assert_fails(
+        "ei",
+        "mu,sigma,y\n0,1,abc\n",
+        "line 2, column `y`: `abc` is not a number (0 rows before it written)",
+        1,
+    );
+    assert_fails(
+        "log-ei",
+        "mu,sigma,y\nnan,1,0\n",
+        "line 2, column `mu`: mu must be finite, got NaN (0 rows before it written)",
+        1,
+    );
+    assert_fails(
+        "ei",
+        "mu,sigma,y\n0,inf,0\n",
+        "line 2, column `sigma`: sigma must be finite, got inf (0 rows before it written)",
+        1,
+    );
+    assert_fails(
+        "ei",
+        "mu,sigma,y\n0,1,0\n\n0,1\n",
+        "line 4: expected 3 fields (as in the header), found 2 (1 row before it written)",
+        2,
+    );
+    assert_fails(
+        "ei",
+        "mu,sigma,y\n0,,0\n",
+        "line 2, column `sigma`: the field is empty (0 rows before it written)",
+        1,
+    );
+}
+
+#[test]
+fn header_problems_are_reported_before_any_output() {
+    assert_fails(
+        "pbgi",
+        "mu,sigma,y\n0,1,0\n",
+        "line 1: header has no column `cost`; `pbgi` needs the columns mu,sigma,cost (found: mu,sigma,y)",
+        0,
+    );
+    assert_fails(
+        "ei",
+        "mu,sigma,y,y\n",
+        "line 1, column `y`: the column appears more than once in the header",
+        0,
+    );
+    assert_fails(
+        "ei",
+        "mu,sigma,y,value\n0,1,0,3\n",
+        "line 1, column `value`: the input already has a column `value`, which the output appends; rename or drop it",
+        0,
+    );
+    assert_fails(
+        "ei",
+        "",
+        "line 1: the input is empty; `ei` needs a header row naming the columns mu,sigma,y",
+        0,
+    );
+}
+
+#[test]
+fn unknown_function_is_a_usage_error() {
+    let out = pbgi(&["eval", "gittins"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("invalid value 'gittins'"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn example_prints_the_sanity_values() {
+    let out = pbgi(&["eval", "--example"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    // The shortest round-trip forms of MATH.md's values (MATH.md's 1.0833154705876863 is the
+    // same f64 as 1.0833154705876864).
+    for value in [
+        "0.3989422804014327",
+        "1.0833154705876864",
+        "-3.3630153259270825",
+        "-0.9023463475100345",
+    ] {
+        assert!(text.contains(value), "{value} missing from\n{text}");
+    }
+}
+
+#[test]
+fn many_rows_stream_through() {
+    let mut input = String::from("mu,sigma,y\n");
+    for i in 0..20_000 {
+        input.push_str(&format!("{i},0,{}\n", i + 1));
+    }
+    let out = pbgi(&["eval", "ei", "--engine", "fast"], &input);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 20_001);
+    assert!(text.lines().skip(1).all(|l| l.ends_with(",1")));
+}
