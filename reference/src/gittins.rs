@@ -274,6 +274,25 @@ fn log_ratio_estimate(cmp: &Comparer, ln_c: &Float, g: &Float, p: u32) -> Float 
     Float::with_val(p + 64, &ln_ei - ln_c)
 }
 
+/// For a root with `u > 0` whose tail `σ·h(-u)` is too small for the log-ratio estimates to
+/// see: one step of the contraction `g ↦ μ + c - σ·h(-(g - μ)/σ)` (factor `Q(u) < 1/2`) from
+/// the bracket's upper end. `None` when that end is not above `μ`.
+fn fixed_point_guess(cmp: &Comparer, b: &Float, p: u32) -> Option<Float> {
+    let minus_mu = Float::with_val(cmp.mu.prec(), -&cmp.mu);
+    let d = exact_sum(&[b, &minus_mu]);
+    // (A log-normal cost below 2^-1200 would make μ + c an enormous exact sum; never u > 0.)
+    if !d.is_sign_positive() || d.is_zero() || crate::interval::log2_abs(&cmp.cost.lo) < -1200 {
+        return None;
+    }
+    let tail = tail_enclosure(&d, &cmp.sigma, p);
+    let tail_mid = Float::with_val(p, &tail.lo + &tail.hi) >> 1u32;
+    let mu_plus_c = exact_sum(&[&cmp.mu, &cmp.cost.lo]);
+    Some(Float::with_val(
+        mu_plus_c.prec().max(p),
+        &mu_plus_c - &tail_mid,
+    ))
+}
+
 /// Root estimate by the Illinois variant of regula falsi on `ln EI(g) - ln c` inside the
 /// certified bracket `[a, b]`, to relative accuracy about `2^-bits` (not certified: the caller
 /// verifies it with certified comparisons).
@@ -281,15 +300,16 @@ fn approximate_root(cmp: &Comparer, a: &Float, b: &Float, bits: u32) -> Float {
     let p = bits + 32;
     let ln_c = Float::with_val(p + 32, cmp.cost.lo.ln_ref());
     let (mut lo, mut hi) = (Float::with_val(p, a), Float::with_val(p, b));
-    // Early iterations need little precision: about twice the digits already agreed on.
-    let mut wp = 64;
+    // Full precision from the start: a bracket end evaluated coarsely would keep its error
+    // (its value is reused by every later secant step).
+    let wp = p;
     let (mut f_lo, mut f_hi) = (
         log_ratio_estimate(cmp, &ln_c, &lo, wp),
         log_ratio_estimate(cmp, &ln_c, &hi, wp),
     );
     let mut x = exact_midpoint(&lo, &hi);
     if !(f_lo.is_finite() && f_hi.is_finite() && f_lo < 0 && f_hi > 0) {
-        return x;
+        return fixed_point_guess(cmp, b, p).unwrap_or(x);
     }
     let mut last_side = 0i8;
     for _ in 0..200 {
@@ -305,14 +325,6 @@ fn approximate_root(cmp: &Comparer, a: &Float, b: &Float, bits: u32) -> Float {
         if step <= Float::with_val(64, &scale >> (bits + 4)) {
             return x;
         }
-        let agreed = match (
-            crate::interval::exponent(&scale),
-            crate::interval::exponent(&step),
-        ) {
-            (Some(es), Some(ed)) => (es - ed).clamp(0, i64::from(p)) as u32,
-            _ => p,
-        };
-        wp = (2 * agreed + 48).clamp(wp, p);
         let f = log_ratio_estimate(cmp, &ln_c, &x, wp);
         if f.is_zero() || !f.is_finite() {
             return x;
