@@ -1,7 +1,7 @@
 //! `LogEI(μ, σ; y) = ln EI(μ, σ; y)` (MATH.md, "Expected improvement").
 use crate::ei::{ei, ei_standardized, SIGMA_KERNEL_MAX, SIGMA_KERNEL_MIN};
 use crate::h::ln_h;
-use crate::scaled_h::ln_sigma_h_neg;
+use crate::scaled_h::{ln_h_neg_plus, ln_sigma_h_neg};
 use crate::standardize::Standardized;
 use crate::SliceLengthError;
 
@@ -13,10 +13,10 @@ use crate::SliceLengthError;
 /// - `σ = +∞` → `+∞` (NaN if `y - μ = -∞`); `y - μ = +∞` → `+∞`; `y - μ = -∞` → `-∞`.
 ///
 /// # Method
-/// Where EI is a normal f64 and either `z ≥ -1` or `σ > 1`: `ln(EI)` (EI's relative error
-/// becomes an absolute error of the same size). Otherwise `ln σ + ln h(z)` with
-/// `ln h(z) = -z²/2 + ln p(-z)`, `z` and `z²` as double-doubles; for `z < -1` and `σ ≤ 1` all
-/// terms are negative (no cancellation), and where EI is not normal `|LogEI| > 708`.
+/// `z < 0` and `σ ≤ 1`: `ln σ + ln h(z)` with `ln h(z) = -z²/2 + ln p(-z)`, `z` and `z²` as
+/// double-doubles; all terms are negative (no cancellation) and no exponential is needed.
+/// Otherwise, where EI is a normal f64: `ln(EI)` (EI's relative error becomes an absolute
+/// error of the same size); where it is not, the sum again (`|LogEI| > 708` there).
 ///
 /// # Accuracy
 /// ≤ 4 ulp of the result, or of 1 where `|LogEI| < 1`, for `|z| ≤ 1e8`,
@@ -28,8 +28,12 @@ pub fn log_ei(mu: f64, sigma: f64, y: f64) -> f64 {
         return ei(mu, sigma, y).ln();
     }
     let s = Standardized::new(mu, sigma, y);
-    if s.zhi < -1.0 && sigma <= 1.0 {
-        return ln_sigma_h_neg(-s.zhi, -s.zlo(), sigma.ln());
+    if s.zhi < 0.0 && sigma <= 1.0 {
+        return if sigma >= SIGMA_KERNEL_MIN {
+            ln_sigma_h_neg(-s.zhi, -s.zlo(), sigma)
+        } else {
+            ln_h_neg_plus(-s.zhi, -s.zlo(), sigma.ln())
+        };
     }
     let e = if (SIGMA_KERNEL_MIN..=SIGMA_KERNEL_MAX).contains(&sigma) {
         ei_standardized(&s, sigma)
@@ -40,7 +44,7 @@ pub fn log_ei(mu: f64, sigma: f64, y: f64) -> f64 {
         e.ln()
     } else if s.zhi < 0.0 {
         // Here |LogEI| > 708, so the terms' signs no longer matter.
-        ln_sigma_h_neg(-s.zhi, -s.zlo(), sigma.ln())
+        ln_h_neg_plus(-s.zhi, -s.zlo(), sigma.ln())
     } else {
         sigma.ln() + ln_h(s.zhi)
     }

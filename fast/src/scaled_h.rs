@@ -33,11 +33,24 @@ pub(crate) fn sigma_h_neg(x: f64, xlo: f64, sigma: f64, k: i32) -> f64 {
     scale_pow2(v, k - n as i32)
 }
 
-/// `ln σ + ln h(-(x + xlo))` for finite `x ≥ 0`: `ln σ - x²/2 + ln p(x)`, summed with two
-/// error-free additions so that only the two logarithms' errors and one final rounding
-/// remain (relative to the result when `ln σ ≤ 0`: all terms have one sign).
+/// `ln(σ·h(-(x + xlo)))` for finite `x ≥ 0`, `σ ∈ [1e-280, 1e280]`: `-x²/2 + ln(σ·p(x))`
+/// with `x²` and `σ·p` exact (one logarithm), summed by an error-free addition so that only
+/// the logarithm's error, `p`'s and one final rounding remain; relative to the result when
+/// `σ ≤ 1` (then both terms are ≤ 0).
 #[inline(always)]
-pub(crate) fn ln_sigma_h_neg(x: f64, xlo: f64, ln_sigma: f64) -> f64 {
+pub(crate) fn ln_sigma_h_neg(x: f64, xlo: f64, sigma: f64) -> f64 {
+    let (hi, lo) = two_square(x);
+    let t = p_tail_sq(x, hi, lo);
+    let (sp_hi, sp_lo) = two_prod(sigma, t.hi);
+    let (a, b) = two_sum(-0.5 * hi, sp_hi.ln());
+    let small = (sp_lo + sigma * (t.lo + t.dp * xlo)) / sp_hi + t.rel - (0.5 * lo + x * xlo);
+    a + (b + small)
+}
+
+/// `ln σ + ln h(-(x + xlo))` given `ln σ` (any σ): as [`ln_sigma_h_neg`] with a second
+/// error-free addition for `ln σ`.
+#[inline(always)]
+pub(crate) fn ln_h_neg_plus(x: f64, xlo: f64, ln_sigma: f64) -> f64 {
     let (hi, lo) = two_square(x);
     let t = p_tail_sq(x, hi, lo);
     let (a, b) = two_sum(-0.5 * hi, t.hi.ln());
@@ -49,7 +62,7 @@ pub(crate) fn ln_sigma_h_neg(x: f64, xlo: f64, ln_sigma: f64) -> f64 {
 /// `ln h(-(x + xlo))` for finite `x ≥ 0` (see [`ln_sigma_h_neg`]).
 #[inline(always)]
 pub(crate) fn ln_h_neg(x: f64, xlo: f64) -> f64 {
-    ln_sigma_h_neg(x, xlo, 0.0)
+    ln_sigma_h_neg(x, xlo, 1.0)
 }
 
 /// `(dhi + dlo) + σ·h(-z)` for `z ≥ 0`, finite `σ ∈ [1e-280, 1e280]`: with `dhi + dlo = σz`

@@ -58,6 +58,10 @@ fn err_units(got: f64, lower: &Float, upper: &Float, unit: f64) -> f64 {
 /// ulp of the correctly rounded value `v` (2^-1074 in the subnormal range, 0 and ±inf too).
 fn ulp(v: f64) -> f64 {
     let a = v.abs();
+    if a == f64::INFINITY {
+        // A scale beyond f64::MAX (sum of large terms): the ulp of MAX.
+        return pow2(971);
+    }
     if !a.is_finite() || a < f64::MIN_POSITIVE {
         return f64::from_bits(1);
     }
