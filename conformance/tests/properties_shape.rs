@@ -307,3 +307,89 @@ mod reference {
         }
     }
 }
+
+/// Gradients of the fast crate against certified central differences of the reference:
+/// `(f(x + δ) − f(x − δ))/(2δ)` with `δ = 2^-24·σ` (so `x ± δ` are exact), enclosed from the
+/// reference's 160-bit enclosures with outward rounding. The difference quotient differs from the
+/// derivative by `δ²·f'''/6`, about `1e-13` relative on these ranges; the tolerance is `1e-9`.
+mod gradients {
+    use super::*;
+    use pbgi_reference::{Accuracy, Certified, Float};
+    use rug::float::Round;
+
+    fn tight() -> Accuracy {
+        Accuracy {
+            enclosure_bits: 160,
+            ..Accuracy::default()
+        }
+    }
+
+    fn r(result: Result<Certified, pbgi_reference::Error>) -> Certified {
+        result.expect("the reference certifies every grid point")
+    }
+
+    /// The enclosure of `(plus − minus)/(2δ)`, as f64 bounds rounded outward.
+    fn quotient(plus: &Certified, minus: &Certified, delta: f64) -> (f64, f64) {
+        let low =
+            Float::with_val_round(512, &plus.lower - &minus.upper, Round::Down).0 / (2.0 * delta);
+        let high =
+            Float::with_val_round(512, &plus.upper - &minus.lower, Round::Up).0 / (2.0 * delta);
+        (low.to_f64_round(Round::Down), high.to_f64_round(Round::Up))
+    }
+
+    fn assert_close(name: &str, fast: f64, (low, high): (f64, f64)) -> Result<(), TestCaseError> {
+        let slack = 1e-9 * low.abs().max(high.abs());
+        prop_assert!(
+            low - slack <= fast && fast <= high + slack,
+            "{name}: fast {fast:e}, certified difference quotient in [{low:e}, {high:e}]"
+        );
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(common::config(32))]
+
+        #[test]
+        fn pbgi_gradient_matches_certified_differences(
+            (mu, sigma, _z) in grid_point(0.0, 0.0),
+            log2_ratio in -40i32..=3,
+        ) {
+            let cost = sigma * 2f64.powi(log2_ratio);
+            let grad = pbgi_fast::pbgi_grad(mu, sigma, cost);
+            prop_assert_eq!(grad.d_mu, 1.0);
+            let ds = sigma * 2f64.powi(-24);
+            let d_sigma = quotient(
+                &r(pbgi_reference::pbgi_with(mu, sigma + ds, cost, &tight())),
+                &r(pbgi_reference::pbgi_with(mu, sigma - ds, cost, &tight())),
+                ds,
+            );
+            assert_close("d_sigma", grad.d_sigma, d_sigma)?;
+            let dc = cost * 2f64.powi(-24);
+            let d_cost = quotient(
+                &r(pbgi_reference::pbgi_with(mu, sigma, cost + dc, &tight())),
+                &r(pbgi_reference::pbgi_with(mu, sigma, cost - dc, &tight())),
+                dc,
+            );
+            assert_close("d_cost", grad.d_cost, d_cost)?;
+        }
+
+        #[test]
+        fn ei_gradient_matches_certified_differences((mu, sigma, z) in grid_point(-20.0, 20.0)) {
+            let y = mu + sigma * z;
+            let grad = pbgi_fast::ei_grad(mu, sigma, y);
+            let d = sigma * 2f64.powi(-24);
+            let d_mu = quotient(
+                &r(pbgi_reference::ei_with(mu + d, sigma, y, &tight())),
+                &r(pbgi_reference::ei_with(mu - d, sigma, y, &tight())),
+                d,
+            );
+            assert_close("d_mu", grad.d_mu, d_mu)?;
+            let d_sigma = quotient(
+                &r(pbgi_reference::ei_with(mu, sigma + d, y, &tight())),
+                &r(pbgi_reference::ei_with(mu, sigma - d, y, &tight())),
+                d,
+            );
+            assert_close("d_sigma", grad.d_sigma, d_sigma)?;
+        }
+    }
+}
