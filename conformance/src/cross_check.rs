@@ -17,12 +17,12 @@ use crate::ulp::error_in_ulps;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
-/// Points per stratum for each function, sized so that the whole table takes about 10 s of CPU
-/// (a reference PBGI call is the most expensive: a certified root, about a millisecond).
+/// Points per stratum for each function, sized so that the whole table takes a few seconds of CPU
+/// (a reference PBGI call is the most expensive: a certified root).
 pub fn default_per_stratum(function: Function) -> usize {
     match function {
         Function::H | Function::LnH | Function::Ei | Function::LogEi | Function::LogEipc => 200,
-        Function::Pbgi => 30,
+        Function::Pbgi => 100,
     }
 }
 

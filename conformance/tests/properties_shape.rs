@@ -176,7 +176,7 @@ mod reference {
     }
 
     proptest! {
-        #![proptest_config(common::config(24))]
+        #![proptest_config(common::config(128))]
 
         #[test]
         fn ei_increasing_in_y((mu, sigma, z) in grid_point(-40.0, 40.0), step in 1i32..=64) {
@@ -347,7 +347,7 @@ mod gradients {
     }
 
     proptest! {
-        #![proptest_config(common::config(32))]
+        #![proptest_config(common::config(128))]
 
         #[test]
         fn pbgi_gradient_matches_certified_differences(

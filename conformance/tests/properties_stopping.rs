@@ -116,7 +116,7 @@ mod reference {
     use super::*;
 
     proptest! {
-        #![proptest_config(common::config(32))]
+        #![proptest_config(common::config(128))]
 
         /// Steps 3 of the note: per candidate, `g ≥ y*` ⇔ `EI(y*) ≤ c`, with `y*` within a few
         /// ULPs of the index (the hardest place to decide), strict order and ties included.
@@ -183,7 +183,7 @@ mod fast {
     use super::*;
 
     proptest! {
-        #![proptest_config(common::config(32))]
+        #![proptest_config(common::config(128))]
 
         /// Step 6: the fast rules agree with the exact decision except for a candidate within the
         /// documented band around a tie (the PBGI and LogEIPC bounds of the tolerance table).
