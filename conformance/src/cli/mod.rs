@@ -5,6 +5,7 @@ pub mod conformance;
 pub mod eval;
 pub mod experiment;
 pub mod fixtures;
+pub mod merge;
 pub mod pandora;
 pub mod validate;
 
