@@ -1,6 +1,7 @@
 //! The pruned PBGI argmin against the full scan (every index computed with `pbgi_fast::pbgi`).
-use pbgi_conformance::bo::acquisition::pbgi_argmin;
-use pbgi_conformance::bo::{Domain, Kernel, Posterior, Problem, StepView};
+use pbgi_lab::acquisitions::pbgi_argmin;
+use pbgi_lab::bo::StepView;
+use pbgi_lab::gp::{Domain, Kernel, Posterior, Problem};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -42,6 +43,7 @@ fn pruned_pbgi_argmin_equals_the_full_scan() {
                 (mean[0], sd[0], cost[0], false, false);
         }
         let step = StepView {
+            initial: 1,
             t: 1,
             mean: &mean,
             sd: &sd,

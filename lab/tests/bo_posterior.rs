@@ -2,7 +2,8 @@
 //! the observed-points matrix and triangular solves: an independent computation of the same
 //! closed form), and the posterior sampler against the posterior's moments.
 use nalgebra::{DMatrix, DVector};
-use pbgi_conformance::bo::{Domain, Kernel, KernelKind, Posterior, PosteriorSampler, Problem};
+use pbgi_lab::bo::PosteriorSampler;
+use pbgi_lab::gp::{Domain, Kernel, KernelKind, Posterior, Problem};
 use rand::{seq::SliceRandom, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

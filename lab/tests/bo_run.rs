@@ -1,7 +1,6 @@
 //! The BO loop's bookkeeping: order of events, end reasons, input errors.
-use pbgi_conformance::bo::{
-    run_bo, Acquisition, Control, Domain, EndReason, Kernel, Problem, StepView, Task,
-};
+use pbgi_lab::bo::{run_bo, Acquisition, Control, EndReason, StepView, Task};
+use pbgi_lab::gp::{Domain, Kernel, Problem};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

@@ -5,13 +5,15 @@
 //! compared. A disagreement is allowed only inside the fast crate's documented error band,
 //! i.e. when the statistic is within `BAND` of the threshold (such steps are counted and must
 //! be rare).
-use pbgi_conformance::bo::acquisition::pbgi_argmin;
-use pbgi_conformance::bo::stopping::stop_statistic;
-use pbgi_conformance::bo::theorem1::stream_rng;
-use pbgi_conformance::bo::{
-    run_bo, Acquisition, Control, CostFunction, Domain, Kernel, LogEipc, PbgiStoppingRule,
-    PeriodicAnchor, Problem, StepView, StopForm, StoppingRule, Task,
+use pbgi_lab::acquisitions::pbgi_argmin;
+use pbgi_lab::acquisitions::LogEipc;
+use pbgi_lab::bo::{
+    run_bo, Acquisition, Control, CostFunction, PeriodicAnchor, StepView, StoppingRule, Task,
 };
+use pbgi_lab::gp::{Domain, Kernel, Problem};
+use pbgi_lab::rules::pbgi_logeipc::stop_statistic;
+use pbgi_lab::rules::pbgi_logeipc::{PbgiStoppingRule, StopForm};
+use pbgi_lab::study::seeding::stream;
 use pbgi_reference::Candidate;
 
 /// LogEIPC's absolute error near 0 is ≤ 4·2⁻⁵² + 4 ulp and PBGI's ≤ 4 ulp of `|μ| + σ|u|`
@@ -86,7 +88,7 @@ fn stopping_decisions_agree_with_the_reference() {
     ];
     let mut tally = Tally::default();
     for (sample, cost_fn) in costs.iter().enumerate() {
-        let mut rng = stream_rng(99, sample, 0);
+        let mut rng = stream(99, &[sample as u64, 0]);
         let objective = problem.sample(&mut rng);
         for lambda in [0.1, 0.01, 0.001] {
             let cost: Vec<f64> = (0..n)
@@ -122,7 +124,7 @@ fn theorem_rule_stops_exactly_when_the_statistic_reaches_zero() {
     // The StoppingRule wrapper adds nothing to the statistic in the theorem's setting.
     let problem =
         Problem::new(Domain::grid_1d(101).unwrap(), Kernel::default(), 0.0, 1e-8).unwrap();
-    let mut rng = stream_rng(5, 0, 0);
+    let mut rng = stream(5, &[0, 0]);
     let objective = problem.sample(&mut rng);
     let cost = vec![0.01; 101];
     let task = Task {
@@ -152,7 +154,7 @@ fn stabilisation_delays_and_debounce_requires_consecutive_signals() {
     // Outside the theorem: with stabilisation k, no stop at checks 1..k; with debounce m, a
     // stop needs m consecutive signals (signals computed here from the plain statistic).
     let problem = Problem::new(Domain::grid_1d(61).unwrap(), Kernel::default(), 0.0, 1e-8).unwrap();
-    let mut rng = stream_rng(3, 0, 0);
+    let mut rng = stream(3, &[0, 0]);
     let objective = problem.sample(&mut rng);
     let cost = vec![0.1; 61];
     let task = Task {
@@ -161,7 +163,7 @@ fn stabilisation_delays_and_debounce_requires_consecutive_signals() {
         initial: &[30],
         max_evals: 61,
     };
-    let options = pbgi_conformance::bo::PracticalOptions {
+    let options = pbgi_lab::rules::pbgi_logeipc::PracticalOptions {
         stabilisation: 4,
         debounce: 2,
         moving_average: 1,

@@ -1,8 +1,22 @@
 //! Theorem 1 measured on small studies: the bound holds where it holds with room, the
 //! improvements match the summed expected improvements (eq. 19, an exact identity that a wrong
 //! posterior would break), step 1 never fails, and results do not depend on the thread count.
-use pbgi_conformance::bo::theorem1::{aggregate, Verdict};
-use pbgi_conformance::cli::validate::{build_study, run_study, Config, DomainConfig};
+use pbgi_lab::acquisitions::AcquisitionName;
+use pbgi_lab::study::config::{thread_pool, DomainConfig};
+use pbgi_lab::study::progress::Progress;
+use pbgi_lab::study::shard::Shard;
+use pbgi_lab::theorem1::{aggregate, run_samples, Config, SampleResult, Study, Verdict};
+
+/// Every sample of `study` on `threads` worker threads, in sample order.
+fn run_study(study: &Study, threads: Option<usize>) -> Vec<SampleResult> {
+    let pool = thread_pool(threads).unwrap();
+    let hidden = Progress::new(study.samples, "samples", false);
+    run_samples(study, Shard::WHOLE, &pool, &hidden)
+        .unwrap()
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect()
+}
 
 /// A 201-point grid keeps each run to a few milliseconds.
 fn small_config(samples: usize, lambdas: &[f64], costs: &[&str]) -> Config {
@@ -14,7 +28,10 @@ fn small_config(samples: usize, lambdas: &[f64], costs: &[&str]) -> Config {
         },
         max_evals: 201,
         lambdas: lambdas.to_vec(),
-        costs: costs.iter().map(|s| s.to_string()).collect(),
+        costs: costs
+            .iter()
+            .map(|s| toml::Value::String(s.to_string()).try_into().unwrap())
+            .collect(),
         seed: 7,
         ..Config::default()
     }
@@ -25,8 +42,8 @@ fn cost_bound_holds_with_room() {
     // At λ = 0.01 the expected cost is a few percent of C + U ≈ 1.5 (measured by
     // `pbgi validate`), so 200 samples must show the bound with confidence.
     let config = small_config(200, &[0.01], &["uniform", "linear"]);
-    let study = build_study(&config).unwrap();
-    let results = run_study(&study, config.samples, None, false).unwrap();
+    let study = config.build().unwrap();
+    let results = run_study(&study, None);
     for r in aggregate(&study, &results) {
         assert!(r.within_theorem);
         assert_eq!(r.capped, 0, "{:?}", r.config);
@@ -47,19 +64,19 @@ fn improvements_match_summed_expected_improvement() {
     // E[(y*_1 - y*_τ) - Σ EI_t(x_{t+1})] = 0 exactly (stopping paper eqs. 18–19) for the
     // exact posterior; 4 standard errors leave a 1-in-15000 false alarm per configuration.
     let config = small_config(300, &[0.1, 0.003], &["uniform", "periodic"]);
-    let study = build_study(&config).unwrap();
-    let results = run_study(&study, config.samples, None, false).unwrap();
+    let study = config.build().unwrap();
+    let results = run_study(&study, None);
     for r in aggregate(&study, &results) {
-        let se = r.martingale.half_width / 1.959_963_984_540_054;
+        let se = r.martingale.standard_error;
         assert!(
             r.martingale.mean.abs() < 4.0 * se,
             "{:?}: (y*_1 - y*_τ) - ΣEI = {} ± {} (1.96 SE)",
             r.config,
             r.martingale.mean,
-            r.martingale.half_width
+            r.martingale.half_width_95()
         );
         // One initial point, independent of f: E[μ - y*_1] = 0.
-        let se = r.start.half_width / 1.959_963_984_540_054;
+        let se = r.start.standard_error;
         assert!(
             r.start.mean.abs() < 4.0 * se,
             "{:?}: μ - y*_1 = {:?}",
@@ -77,11 +94,27 @@ fn improvements_match_summed_expected_improvement() {
 #[test]
 fn results_do_not_depend_on_the_thread_count() {
     let mut config = small_config(12, &[0.01], &["uniform", "periodic"]);
-    config.acquisitions = vec!["pbgi".into(), "ts".into()];
-    let study = build_study(&config).unwrap();
-    let one = run_study(&study, config.samples, Some(1), false).unwrap();
-    let two = run_study(&study, config.samples, Some(2), false).unwrap();
-    let three = run_study(&study, config.samples, Some(3), false).unwrap();
+    config.acquisitions = vec![AcquisitionName::Pbgi, AcquisitionName::Ts];
+    let study = config.build().unwrap();
+    let one = run_study(&study, Some(1));
+    let two = run_study(&study, Some(2));
+    let three = run_study(&study, Some(3));
     assert_eq!(one, two);
     assert_eq!(one, three);
+}
+
+#[test]
+fn a_huge_prior_mean_changes_nothing() {
+    // Centred coordinates: μ = 1e16 (where f itself would round to multiples of 2) gives
+    // exactly the results of μ = 0, and the bound still holds (it was reported VIOLATED when
+    // the simulation worked in f's own coordinates).
+    let mut config = small_config(20, &[0.1], &["uniform"]);
+    let at_zero = run_study(&config.build().unwrap(), None);
+    config.prior.mean = 1e16;
+    let study = config.build().unwrap();
+    let at_1e16 = run_study(&study, None);
+    assert_eq!(at_zero, at_1e16);
+    for r in aggregate(&study, &at_1e16) {
+        assert_ne!(r.verdict, Verdict::Violated, "{:?}", r.config);
+    }
 }

@@ -6,7 +6,9 @@ use pbgi_lab::study::config::{read_config, thread_pool, to_toml};
 use pbgi_lab::study::output::{prepare_output_dir, write_files};
 use pbgi_lab::study::progress::Progress;
 use pbgi_lab::study::shard::Shard;
-use pbgi_lab::theorem1::report::{any_violation, report_files, shard_files, text_table, verdict_summary};
+use pbgi_lab::theorem1::report::{
+    any_violation, report_files, shard_files, text_table, verdict_summary,
+};
 use pbgi_lab::theorem1::{run_samples, Config};
 use std::io::Write;
 use std::path::PathBuf;

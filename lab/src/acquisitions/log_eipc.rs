@@ -19,4 +19,3 @@ impl Acquisition for LogEipc {
         })
     }
 }
-

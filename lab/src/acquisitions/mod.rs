@@ -102,9 +102,14 @@ mod tests {
             serde_json::from_str(r#"["pbgi", "logeipc", "lcb", "ts"]"#).unwrap();
         assert_eq!(names, AcquisitionName::ALL);
         for name in AcquisitionName::ALL {
-            assert_eq!(serde_json::to_string(&name).unwrap(), format!("\"{}\"", name.key()));
+            assert_eq!(
+                serde_json::to_string(&name).unwrap(),
+                format!("\"{}\"", name.key())
+            );
         }
-        let e = serde_json::from_str::<AcquisitionName>(r#""PBGI""#).unwrap_err().to_string();
+        let e = serde_json::from_str::<AcquisitionName>(r#""PBGI""#)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("PBGI") && e.contains("logeipc"), "{e}");
     }
 }

@@ -77,4 +77,3 @@ impl Acquisition for Pbgi {
         pbgi_argmin(step).map(|(i, _)| i)
     }
 }
-

@@ -56,7 +56,11 @@ impl Default for ExperimentConfig {
             samples: 10,
             initial_points: 4,
             max_evals: 104,
-            costs: vec![CostName::Uniform, CostName::Linear, CostName::PeriodicAtArgmin],
+            costs: vec![
+                CostName::Uniform,
+                CostName::Linear,
+                CostName::PeriodicAtArgmin,
+            ],
             lambdas: vec![0.1, 0.01, 0.001],
             acquisitions: AcquisitionName::ALL.to_vec(),
             prior: PriorConfig::default(),

@@ -319,13 +319,21 @@ pub fn read_raw(
         let setting = settings
             .iter()
             .position(|s| Some(s.cost.key()) == first.get(0) && s.lambda == lambda)
-            .ok_or_else(|| format!("{}: line {line}: setting not in the configuration", path.display()))?;
+            .ok_or_else(|| {
+                format!(
+                    "{}: line {line}: setting not in the configuration",
+                    path.display()
+                )
+            })?;
         let acquisition = config
             .acquisitions
             .iter()
             .position(|a| Some(a.key()) == first.get(2))
             .ok_or_else(|| {
-                format!("{}: line {line}: acquisition not in the configuration", path.display())
+                format!(
+                    "{}: line {line}: acquisition not in the configuration",
+                    path.display()
+                )
             })?;
         let sample: usize = field(&path, first, &TRAJECTORY_HEADER, 3)?;
         let mut simple_regret = Vec::with_capacity(cap);
@@ -337,7 +345,10 @@ pub fn read_raw(
                 || record.get(3) != first.get(3)
             {
                 let line = record.position().map_or(0, |p| p.line());
-                return Err(format!("{}: line {line}: a run is cut short", path.display()));
+                return Err(format!(
+                    "{}: line {line}: a run is cut short",
+                    path.display()
+                ));
             }
             simple_regret.push(field(&path, record, &TRAJECTORY_HEADER, 4)?);
             cumulative_cost.push(field(&path, record, &TRAJECTORY_HEADER, 5)?);
@@ -458,7 +469,14 @@ fn summary_files(
         (
             "curves.csv".to_string(),
             csv_document(
-                &["cost", "lambda", "acquisition", "t", "mean_regret", "two_se_regret"],
+                &[
+                    "cost",
+                    "lambda",
+                    "acquisition",
+                    "t",
+                    "mean_regret",
+                    "two_se_regret",
+                ],
                 &curve_rows,
             )?,
         ),
@@ -555,9 +573,10 @@ pub fn merge(config: &ExperimentConfig, dirs: &[&Path], out: &Path) -> Result<St
     runs.sort_by_key(|r| (r.setting, r.sample, r.acquisition));
     let expected = settings(config).len() * config.samples * config.acquisitions.len();
     if runs.len() != expected
-        || runs
-            .windows(2)
-            .any(|w| (w[0].setting, w[0].sample, w[0].acquisition) == (w[1].setting, w[1].sample, w[1].acquisition))
+        || runs.windows(2).any(|w| {
+            (w[0].setting, w[0].sample, w[0].acquisition)
+                == (w[1].setting, w[1].sample, w[1].acquisition)
+        })
     {
         return Err(format!(
             "the shards hold {} runs, not the {expected} distinct runs of the configuration",

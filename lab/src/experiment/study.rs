@@ -3,9 +3,7 @@
 //! numbers: rules do not change the trajectory, so the comparison between rules is paired).
 use super::config::ExperimentConfig;
 use crate::acquisitions::AcquisitionName;
-use crate::bo::{
-    initial_design, run_bo, scaled_costs, Control, StepView, StoppingRule, Task,
-};
+use crate::bo::{initial_design, run_bo, scaled_costs, Control, StepView, StoppingRule, Task};
 use crate::gp::Problem;
 use crate::rules::RuleFactory;
 use crate::study::config::CostName;
@@ -79,7 +77,12 @@ pub fn settings(config: &ExperimentConfig) -> Vec<Setting> {
     config
         .costs
         .iter()
-        .flat_map(|&cost| config.lambdas.iter().map(move |&lambda| Setting { cost, lambda }))
+        .flat_map(|&cost| {
+            config
+                .lambdas
+                .iter()
+                .map(move |&lambda| Setting { cost, lambda })
+        })
         .collect()
 }
 
@@ -110,8 +113,9 @@ pub fn run_one(
     let domain = problem.domain();
     let mut objective_rng = stream(master, &[OBJECTIVE_STREAM, sample as u64]);
     let objective = problem.sample(&mut objective_rng);
-    let independent_anchor: Vec<f64> =
-        (0..domain.dim()).map(|_| objective_rng.gen::<f64>()).collect();
+    let independent_anchor: Vec<f64> = (0..domain.dim())
+        .map(|_| objective_rng.gen::<f64>())
+        .collect();
     let initial = initial_design(
         config.initial_points,
         domain,
@@ -130,7 +134,11 @@ pub fn run_one(
         initial: &initial,
         max_evals: config.max_evals,
     };
-    let run_key = [setting_key(setting), sample as u64, label(acquisition.key())];
+    let run_key = [
+        setting_key(setting),
+        sample as u64,
+        label(acquisition.key()),
+    ];
     let mut acquisition_rng = stream(
         master,
         &[ACQUISITION_STREAM, run_key[0], run_key[1], run_key[2]],

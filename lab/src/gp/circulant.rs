@@ -140,7 +140,10 @@ mod tests {
             let var = products.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / draws as f64;
             let se = (var / draws as f64).sqrt();
             let want = (-(lag as f64) / 5.0).exp();
-            assert!((mean - want).abs() < 4.0 * se, "lag {lag}: {mean} vs {want}");
+            assert!(
+                (mean - want).abs() < 4.0 * se,
+                "lag {lag}: {mean} vs {want}"
+            );
         }
     }
 

@@ -27,8 +27,8 @@
 //! substitution gives `r_{u+1} = (y_{u+1} - g(x_{u+1}))/d_{u+1}` (the terms `Σ_k L[u+1,k]·r_k`
 //! cancel because `L[u+1,k] = V[k, x_{u+1}]`), and `g ← g + r_{u+1}·V[u+1,·]`: `O(n)` per path
 //! and observation, and a path conditioned this way is an exact posterior draw at every step.
-use crate::bo::interface::PosteriorSampler;
 use super::prior::Problem;
+use crate::bo::interface::PosteriorSampler;
 use rand_chacha::ChaCha8Rng;
 
 /// Prior paths kept across steps and conditioned on the observations as they arrive.
@@ -232,7 +232,8 @@ impl PosteriorSampler for Posterior<'_> {
         let have = bank.len(n);
         if n_paths > have {
             let start = bank.paths.len();
-            self.problem.sample_into(rng, n_paths - have, &mut bank.paths);
+            self.problem
+                .sample_into(rng, n_paths - have, &mut bank.paths);
             for path in bank.paths[start..].chunks_exact_mut(n) {
                 self.condition_path(path, 0);
             }

@@ -127,9 +127,10 @@ fn effective<P: RuleParams>(params: Option<&toml::Value>) -> Result<toml::Value,
 pub fn parse_params<P: RuleParams>(value: Option<&toml::Value>) -> Result<P, String> {
     match value {
         None => Ok(P::default()),
-        Some(value) => value.clone().try_into().map_err(|e: toml::de::Error| {
-            e.to_string().trim_end().to_string()
-        }),
+        Some(value) => value
+            .clone()
+            .try_into()
+            .map_err(|e: toml::de::Error| e.to_string().trim_end().to_string()),
     }
 }
 

@@ -168,7 +168,8 @@ impl Prb {
         if self.params.fresh_paths {
             let have = self.fresh.len() / n;
             if count > have {
-                step.posterior.sample_paths(rng, count - have, &mut self.fresh);
+                step.posterior
+                    .sample_paths(rng, count - have, &mut self.fresh);
             }
             &self.fresh[..count * n]
         } else {
@@ -178,7 +179,13 @@ impl Prb {
     }
 
     /// Number of the first `count` paths whose regret at the incumbent is at most `ε`.
-    fn successes(&mut self, step: &StepView, rng: &mut ChaCha8Rng, from: usize, count: usize) -> u64 {
+    fn successes(
+        &mut self,
+        step: &StepView,
+        rng: &mut ChaCha8Rng,
+        from: usize,
+        count: usize,
+    ) -> u64 {
         let n = step.posterior.n_points();
         let (epsilon, y_best) = (self.params.epsilon, step.y_best);
         let paths = self.paths(step, rng, count);
@@ -229,7 +236,8 @@ impl StoppingRule for Prb {
             PrbProtocol::Wilson => self.wilson_check(step, rng),
             PrbProtocol::Paper => {
                 let count = self.next_paths;
-                self.next_paths = next_sample_size(count, self.params.growth, self.params.max_paths);
+                self.next_paths =
+                    next_sample_size(count, self.params.growth, self.params.max_paths);
                 let successes = self.successes(step, rng, 0, count);
                 successes as f64 / count as f64 > 1.0 - self.params.delta
             }

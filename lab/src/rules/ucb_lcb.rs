@@ -84,8 +84,8 @@ impl StoppingRule for UcbLcb {
     }
 
     fn observe(&mut self, step: &StepView, _rng: &mut ChaCha8Rng) -> bool {
-        let beta =
-            gp_ucb_beta(bo_iteration_index(step), self.dim, self.params.delta) / self.params.scale_down;
+        let beta = gp_ucb_beta(bo_iteration_index(step), self.dim, self.params.delta)
+            / self.params.scale_down;
         confidence_gap(step.mean, step.sd, step.evaluated, beta.sqrt()) < self.params.threshold
     }
 }

@@ -292,8 +292,12 @@ mod tests {
         assert!(e.contains("lambdas[2]") && e.contains("lambdas[0]"), "{e}");
         let e = check_lambdas(&[0.1, f64::NAN]).unwrap_err();
         assert!(e.contains("lambdas[1]"), "{e}");
-        let e = check_distinct("costs", &[CostName::Linear, CostName::Linear], CostName::key)
-            .unwrap_err();
+        let e = check_distinct(
+            "costs",
+            &[CostName::Linear, CostName::Linear],
+            CostName::key,
+        )
+        .unwrap_err();
         assert!(e.contains("costs[1]") && e.contains("linear"), "{e}");
     }
 }

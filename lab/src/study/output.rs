@@ -46,8 +46,8 @@ pub fn csv_document(header: &[&str], rows: &[Vec<String>]) -> Result<Vec<u8>, St
 /// Reads a CSV file written by [`csv_document`]: the header (checked against `header`) and
 /// the rows. Errors name the file and line.
 pub fn read_csv(path: &Path, header: &[&str]) -> Result<Vec<csv::StringRecord>, String> {
-    let mut r = csv::Reader::from_path(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut r =
+        csv::Reader::from_path(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let found = r
         .headers()
         .map_err(|e| format!("{}: {e}", path.display()))?

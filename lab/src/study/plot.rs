@@ -96,13 +96,21 @@ where
         .curve
         .iter()
         .flat_map(|&(m, e)| [m - e, m + e, m])
-        .chain(panel.markers.iter().flat_map(|k| [k.y - k.y_err, k.y + k.y_err]))
+        .chain(
+            panel
+                .markers
+                .iter()
+                .flat_map(|k| [k.y - k.y_err, k.y + k.y_err]),
+        )
         .filter(|v| *v > 0.0 && v.is_finite());
     let (lo, hi) = positive.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
         (lo.min(v), hi.max(v))
     });
     let (lo, hi) = if lo.is_finite() && hi > lo {
-        (10f64.powf(lo.log10().floor()), 10f64.powf(hi.log10().ceil()))
+        (
+            10f64.powf(lo.log10().floor()),
+            10f64.powf(hi.log10().ceil()),
+        )
     } else {
         (1e-3, 10.0)
     };
@@ -149,17 +157,24 @@ where
     for (k, marker) in panel.markers.iter().enumerate() {
         let color = COLORS[k % COLORS.len()];
         let (x, y) = (marker.x, clamp(marker.y));
-        let (y_lo, y_hi) = (clamp(marker.y - marker.y_err), clamp(marker.y + marker.y_err));
+        let (y_lo, y_hi) = (
+            clamp(marker.y - marker.y_err),
+            clamp(marker.y + marker.y_err),
+        );
         let (x_lo, x_hi) = (
             (marker.x - marker.x_err).max(1.0),
             (marker.x + marker.x_err).min(t_max),
         );
         let style = color.stroke_width(1);
         chart
-            .draw_series(std::iter::once(ErrorBar::new_vertical(x, y_lo, y, y_hi, style, 6)))
+            .draw_series(std::iter::once(ErrorBar::new_vertical(
+                x, y_lo, y, y_hi, style, 6,
+            )))
             .map_err(fail)?;
         chart
-            .draw_series(std::iter::once(ErrorBar::new_horizontal(y, x_lo, x, x_hi, style, 6)))
+            .draw_series(std::iter::once(ErrorBar::new_horizontal(
+                y, x_lo, x, x_hi, style, 6,
+            )))
             .map_err(fail)?;
         chart
             .draw_series(std::iter::once(Circle::new((x, y), 4, color.filled())))
@@ -187,10 +202,17 @@ where
             .map_err(fail)?;
     }
     let y = 62 + 18 * markers.len() as i32;
-    area.draw(&PathElement::new(vec![(8, y + 6), (24, y + 6)], BLACK.stroke_width(1)))
-        .map_err(fail)?;
-    area.draw(&Text::new("fixed-iteration stopping (±2SE)", (28, y), style))
-        .map_err(fail)?;
+    area.draw(&PathElement::new(
+        vec![(8, y + 6), (24, y + 6)],
+        BLACK.stroke_width(1),
+    ))
+    .map_err(fail)?;
+    area.draw(&Text::new(
+        "fixed-iteration stopping (±2SE)",
+        (28, y),
+        style,
+    ))
+    .map_err(fail)?;
     Ok(())
 }
 
@@ -200,8 +222,9 @@ pub fn histogram_figure(title: &str, panels: &[HistogramPanel]) -> Result<String
     let rows = panels.len().div_ceil(columns).max(1);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (330 * columns as u32, 220 * rows as u32 + 30))
-            .into_drawing_area();
+        let root =
+            SVGBackend::with_string(&mut svg, (330 * columns as u32, 220 * rows as u32 + 30))
+                .into_drawing_area();
         root.fill(&WHITE).map_err(fail)?;
         let root = root.titled(title, ("sans-serif", 15)).map_err(fail)?;
         for (area, panel) in root.split_evenly((rows, columns)).iter().zip(panels) {
@@ -250,7 +273,10 @@ where
     chart
         .draw_series(counts.iter().enumerate().map(|(b, &c)| {
             let x0 = b as f64 * width;
-            Rectangle::new([(x0, 0.0), (x0 + width, c as f64)], RGBColor(143, 179, 217).filled())
+            Rectangle::new(
+                [(x0, 0.0), (x0 + width, c as f64)],
+                RGBColor(143, 179, 217).filled(),
+            )
         }))
         .map_err(fail)?;
     chart

@@ -123,7 +123,9 @@ mod tests {
         }
         let named = |k| (format!("d{k}"), Shard { index: k, count: 3 });
         assert_eq!(check_complete(&[named(2), named(1), named(3)]), Ok(3));
-        assert!(check_complete(&[named(1), named(3)]).unwrap_err().contains("2/3"));
+        assert!(check_complete(&[named(1), named(3)])
+            .unwrap_err()
+            .contains("2/3"));
         assert!(check_complete(&[named(1), named(1), named(2), named(3)])
             .unwrap_err()
             .contains("also in"));

@@ -214,7 +214,6 @@ fn csv_rows(reports: &[ConfigReport]) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|e| format!("cannot format CSV: {e}"))
 }
 
-
 /// Columns of `runs.csv`.
 pub const RUNS_HEADER: [&str; 13] = [
     "sample",
@@ -310,7 +309,10 @@ pub fn read_runs(study: &Study, path: &Path) -> Result<Vec<(usize, SampleResult)
                 ));
             }
             let end = parse_end(record.get(7).unwrap_or("")).ok_or_else(|| {
-                format!("{}: line {line}, column `end`: unknown value", path.display())
+                format!(
+                    "{}: line {line}, column `end`: unknown value",
+                    path.display()
+                )
             })?;
             runs.push(RunSummary {
                 cost: field(path, record, &RUNS_HEADER, 4)?,
@@ -338,7 +340,11 @@ pub fn cost_distribution_svg(reports: &[ConfigReport]) -> Result<String, String>
                 r.config.cost_name.key(),
                 format_number(r.config.lambda),
                 r.config.acquisition.label(),
-                if r.within_theorem { "" } else { " (outside thm)" }
+                if r.within_theorem {
+                    ""
+                } else {
+                    " (outside thm)"
+                }
             ),
             values: r.costs.clone(),
             mean: r.cost.mean,

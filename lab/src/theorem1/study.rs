@@ -30,8 +30,8 @@
 //! independent of `f`: a check of the prior mean and of the sampling).
 use crate::acquisitions::AcquisitionName;
 use crate::bo::{
-    initial_design, run_bo, scaled_costs, Acquisition, Control, CostFunction, EndReason,
-    StepView, StoppingRule, Task,
+    initial_design, run_bo, scaled_costs, Acquisition, Control, CostFunction, EndReason, StepView,
+    StoppingRule, Task,
 };
 use crate::gp::Problem;
 use crate::rules::pbgi_logeipc::{PbgiStoppingRule, PracticalOptions, StopForm};
@@ -206,7 +206,13 @@ pub fn run_sample(study: &Study, sample: usize) -> Result<SampleResult, String> 
     let independent_anchor: Vec<f64> = (0..domain.dim()).map(|_| rng.gen::<f64>()).collect();
     let mut runs = Vec::with_capacity(study.configurations.len());
     for (k, config) in study.configurations.iter().enumerate() {
-        let cost = scaled_costs(domain, &config.cost, config.lambda, &objective, &independent_anchor);
+        let cost = scaled_costs(
+            domain,
+            &config.cost,
+            config.lambda,
+            &objective,
+            &independent_anchor,
+        );
         let acquisition = config.acquisition.build(domain.dim());
         let recorded = Recorded {
             inner: acquisition.as_ref(),
