@@ -11,15 +11,20 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let function = Function::ALL[usize::from(selector) % Function::ALL.len()];
-    let extras: &[&'static str] = if selector & 0x80 != 0 { &["value"] } else { &[] };
+    let extras: &[&'static str] = if selector & 0x80 != 0 {
+        &["value"]
+    } else {
+        &[]
+    };
     let lines = bytes.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
-    let outcome = ArgumentReader::new(bytes, function, extras, &["lower"]).and_then(|mut reader| {
-        while let Some(row) = reader.next_row()? {
-            assert!(function.check_domain(&row.args).is_ok());
-            assert_eq!(reader.record().len(), reader.headers().len());
-        }
-        Ok(())
-    });
+    let outcome =
+        ArgumentReader::new(bytes, function, extras, &["lower"]).and_then(|mut reader| {
+            while let Some(row) = reader.next_row()? {
+                assert!(function.check_domain(&row.args).is_ok());
+                assert_eq!(reader.record().len(), reader.headers().len());
+            }
+            Ok(())
+        });
     if let Err(error) = outcome {
         assert!(error.line >= 1 && error.line <= lines, "{error}");
     }
