@@ -1,5 +1,6 @@
 //! Conformance machinery: fast-vs-reference cross-checks and the `pbgi` CLI (whose `validate`,
 //! `experiment` and `merge` subcommands open onto the simulation lab, `pbgi-lab`).
+pub mod check_report;
 pub mod cli;
 pub mod cross_check;
 pub mod csv_io;

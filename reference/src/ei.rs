@@ -1,5 +1,5 @@
 //! Expected improvement `EI(μ, σ; y) = σ·h((y - μ)/σ)`, `max(y - μ, 0)` for `σ = 0`
-//! (MATH.md, "Expected improvement"), and `h` itself.
+//! (MATH.md, "Expected improvement").
 
 use crate::certify::{exact, ziv, Enclosure};
 use crate::gaussian::h_neg;
@@ -10,7 +10,8 @@ use rug::Float;
 
 /// Extra precision to carry `x = |d|/σ` with, so that its rounding costs no more than the
 /// target: the relative sensitivity of `h(-x)` to `x` is about `x²` for large `x`, and the
-/// Taylor form's interval evaluation amplifies the width of `x` by up to `2^17` for `x ≤ 4`.
+/// Taylor form's interval evaluation amplifies the relative width of `x` by up to `2^23.2` for
+/// `x ≤ 4` (both of its terms depend on `x`; proof note §4.1).
 pub(crate) fn distance_bits(d: &Float, sigma: &Float) -> u32 {
     (2 * (log2_abs(d) - log2_abs(sigma))).clamp(0, 200) as u32 + 40
 }
@@ -95,23 +96,4 @@ pub fn ei_with(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Result<Certified,
         let lower_open = iv.lo == d;
         Enclosure { iv, lower_open }
     })
-}
-
-/// `h(z) = z·Φ(z) + φ(z) = E[max(z - Z, 0)]` (MATH.md, "Gaussian building blocks"); equals
-/// `EI(0, 1; z)`.
-///
-/// # Domain
-/// `z` finite; NaN or ±inf is [`Error::InvalidInput`].
-///
-/// # Accuracy
-/// Certified enclosure, `value` correctly rounded (as [`ei`]). Asymptotic forms checked in
-/// `tests/asymptotic_tails.rs`, values against mpmath in `tests/mpmath_data.rs`.
-pub fn h(z: f64) -> Result<Certified, Error> {
-    h_with(z, &Accuracy::default())
-}
-
-/// [`h`] with an explicit precision policy.
-pub fn h_with(z: f64, acc: &Accuracy) -> Result<Certified, Error> {
-    let z = finite("z", z)?;
-    ei_with(0.0, 1.0, z, acc)
 }

@@ -3,13 +3,13 @@
 //! preset), checks the output directory, runs every (cost, λ) setting × sample × acquisition
 //! to the cap with every stopping rule observing the same trajectory (or one shard of the
 //! samples), writes the result files, then prints the summary.
-use super::validate::print_out;
+use super::io::{ensure_writable_dir, print};
+use super::validate::{read_config, write_files};
 use super::CliResult;
 use pbgi_lab::experiment::report::{report_files, shard_files};
 use pbgi_lab::experiment::study::run_count;
 use pbgi_lab::experiment::{run_experiment, ExperimentConfig};
-use pbgi_lab::study::config::{read_config, thread_pool, to_toml};
-use pbgi_lab::study::output::{prepare_output_dir, write_files};
+use pbgi_lab::study::config::{thread_pool, to_toml};
 use pbgi_lab::study::progress::Progress;
 use pbgi_lab::study::shard::Shard;
 use std::path::PathBuf;
@@ -62,11 +62,11 @@ pub fn run(args: Args) -> CliResult {
     }
     config.validate()?;
     if args.print_config {
-        print_out(&to_toml(&config.effective()?)?)?;
+        print(&to_toml(&config.effective()?)?)?;
         return Ok(ExitCode::SUCCESS);
     }
     let pool = thread_pool(args.threads)?;
-    prepare_output_dir(&args.out)?;
+    ensure_writable_dir(&args.out)?;
     let shard = args.shard.unwrap_or(Shard::WHOLE);
     let total = run_count(&config, shard);
     let started = Instant::now();
@@ -78,7 +78,7 @@ pub fn run(args: Args) -> CliResult {
     eprintln!("{total} runs in {elapsed:.1} s");
     if args.shard.is_some() {
         write_files(&args.out, &shard_files(&config, &results, shard)?)?;
-        print_out(&format!(
+        print(&format!(
             "shard {shard}: {total} runs written to {} (combine the shards with `pbgi merge`)\n",
             args.out.display()
         ))?;
@@ -86,7 +86,7 @@ pub fn run(args: Args) -> CliResult {
     }
     let (table, files) = report_files(&config, &results)?;
     write_files(&args.out, &files)?;
-    print_out(&format!(
+    print(&format!(
         "{table}\nCSV, SVG and summary.txt in {}\n",
         args.out.display()
     ))?;

@@ -2,10 +2,9 @@
 //! `pbgi validate` or `pbgi experiment`) into the files the unsplit run writes, byte for byte.
 //! Checks first that the directories are one complete split (`1/N` … `N/N`, each once) of one
 //! study with one configuration.
-use super::validate::print_out;
+use super::io::{ensure_writable_dir, print, read_text_file};
+use super::validate::{read_config, write_files};
 use super::CliResult;
-use pbgi_lab::study::config::read_config;
-use pbgi_lab::study::output::prepare_output_dir;
 use pbgi_lab::study::shard::{check_complete, Manifest, Shard, StudyKind, MANIFEST};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -35,39 +34,39 @@ pub fn run(args: Args) -> CliResult {
         match kind {
             None => kind = Some(manifest.study),
             Some(k) if k != manifest.study => {
-                return Err(format!(
+                return Err(super::io::CliError::Message(format!(
                     "{}: a {:?} shard among {k:?} shards",
                     dir.display(),
                     manifest.study
-                ))
+                )))
             }
             Some(_) => {}
         }
         let path = dir.join("config.toml");
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = read_text_file(&path)?;
         match &config_text {
             None => config_text = Some((text, dir)),
             Some((first, first_dir)) if *first != text => {
-                return Err(format!(
+                return Err(super::io::CliError::Message(format!(
                     "{}: the configuration differs from {}'s",
                     path.display(),
                     first_dir.join("config.toml").display()
-                ))
+                )))
             }
             Some(_) => {}
         }
         shards.push((dir.display().to_string(), shard));
     }
     check_complete(&shards)?;
-    prepare_output_dir(&args.out)?;
+    ensure_writable_dir(&args.out)?;
     let dirs: Vec<&Path> = args.dirs.iter().map(PathBuf::as_path).collect();
     let config_path = dirs[0].join("config.toml");
     match kind.expect("at least one directory") {
         StudyKind::Validate => {
             let config: pbgi_lab::theorem1::Config = read_config(&config_path)?;
-            let reports = pbgi_lab::theorem1::report::merge(&config, &dirs, &args.out)?;
-            print_out(&format!(
+            let (reports, files) = pbgi_lab::theorem1::report::merge(&config, &dirs)?;
+            write_files(&args.out, &files)?;
+            print(&format!(
                 "{}\n{}merged {} shards into {}\n",
                 pbgi_lab::theorem1::report::text_table(&reports),
                 pbgi_lab::theorem1::report::verdict_summary(&reports),
@@ -82,8 +81,9 @@ pub fn run(args: Args) -> CliResult {
         }
         StudyKind::Experiment => {
             let config: pbgi_lab::experiment::ExperimentConfig = read_config(&config_path)?;
-            let table = pbgi_lab::experiment::report::merge(&config, &dirs, &args.out)?;
-            print_out(&format!(
+            let (table, files) = pbgi_lab::experiment::report::merge(&config, &dirs)?;
+            write_files(&args.out, &files)?;
+            print(&format!(
                 "{table}\nmerged {} shards into {}\n",
                 dirs.len(),
                 args.out.display()

@@ -1,17 +1,18 @@
 //! `pbgi validate`: Theorem 1 on trial (stopping paper, Thm 1). A thin door onto
 //! `pbgi_lab::theorem1`: reads the configuration, checks the output directory, runs the
 //! samples (or one shard of them), writes the result files, then prints.
+use super::io::{ensure_writable_dir, print, read_text_file, write_atomic};
 use super::CliResult;
-use pbgi_lab::study::config::{read_config, thread_pool, to_toml};
-use pbgi_lab::study::output::{prepare_output_dir, write_files};
+use pbgi_lab::study::config::{parse_config_file, thread_pool, to_toml};
+use pbgi_lab::study::output::Files;
 use pbgi_lab::study::progress::Progress;
 use pbgi_lab::study::shard::Shard;
 use pbgi_lab::theorem1::report::{
     any_violation, report_files, shard_files, text_table, verdict_summary,
 };
 use pbgi_lab::theorem1::{run_samples, Config};
-use std::io::Write;
-use std::path::PathBuf;
+use serde::de::DeserializeOwned;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -41,12 +42,17 @@ pub struct Args {
     pub print_config: bool,
 }
 
-/// Writes `text` to standard output; a failed write (closed pipe, full disk) is an error.
-pub(crate) fn print_out(text: &str) -> Result<(), String> {
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(|e| format!("cannot write to standard output: {e}"))
+/// Reads a configuration file (TOML, or JSON for `.json`) with the tool's size cap.
+pub(crate) fn read_config<T: DeserializeOwned>(path: &Path) -> Result<T, String> {
+    parse_config_file(path, &read_text_file(path)?)
+}
+
+/// Writes a study's files into `dir`, each whole or not at all.
+pub(crate) fn write_files(dir: &Path, files: &Files) -> Result<(), String> {
+    for (name, contents) in files {
+        write_atomic(&dir.join(name), contents)?;
+    }
+    Ok(())
 }
 
 /// Runs `pbgi validate`.
@@ -62,12 +68,12 @@ pub fn run(args: Args) -> CliResult {
         config.seed = s;
     }
     if args.print_config {
-        print_out(&to_toml(&config)?)?;
+        print(&to_toml(&config)?)?;
         return Ok(ExitCode::SUCCESS);
     }
     let study = config.build()?;
     let pool = thread_pool(args.threads)?;
-    prepare_output_dir(&args.out)?;
+    ensure_writable_dir(&args.out)?;
     let shard = args.shard.unwrap_or(Shard::WHOLE);
     let samples = shard.samples(config.samples).len();
     eprintln!(
@@ -86,7 +92,7 @@ pub fn run(args: Args) -> CliResult {
     if args.shard.is_some() {
         write_files(&args.out, &shard_files(&config, &study, shard, &results)?)?;
         eprintln!("run time: {elapsed:.1} s");
-        print_out(&format!(
+        print(&format!(
             "shard {shard}: {samples} samples written to {} (combine the shards with `pbgi merge`)\n",
             args.out.display()
         ))?;
@@ -95,7 +101,7 @@ pub fn run(args: Args) -> CliResult {
     let (reports, files) = report_files(&config, &study, &results)?;
     write_files(&args.out, &files)?;
     eprintln!("run time: {elapsed:.1} s");
-    print_out(&format!(
+    print(&format!(
         "{}\n{}results written to {}\n",
         text_table(&reports),
         verdict_summary(&reports),

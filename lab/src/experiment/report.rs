@@ -6,7 +6,7 @@
 use super::config::ExperimentConfig;
 use super::study::{settings, ExperimentResults, RunResult};
 use crate::study::config::{format_number, to_toml};
-use crate::study::output::{csv_document, field, read_csv, write_files};
+use crate::study::output::{csv_document, field, read_csv, Files};
 use crate::study::plot::{regret_figure, Marker, RegretPanel};
 use crate::study::shard::{Manifest, Shard, StudyKind, MANIFEST};
 use crate::study::stats::Estimate;
@@ -242,10 +242,7 @@ pub const TRAJECTORY_HEADER: [&str; 6] = [
 /// `runs.csv` (every run × rule: τ, fired, regret at τ; plus the run's Hindsight row) and
 /// `trajectories.csv` (every run's simple regret and cumulative cost after each evaluation, at
 /// full precision: with `runs.csv` it is everything `pbgi merge` needs).
-pub fn raw_files(
-    results: &ExperimentResults,
-    initial_points: usize,
-) -> Result<Vec<(String, Vec<u8>)>, String> {
+pub fn raw_files(results: &ExperimentResults, initial_points: usize) -> Result<Files, String> {
     let mut runs = Vec::new();
     let mut trajectories = Vec::new();
     for run in &results.runs {
@@ -397,7 +394,7 @@ fn summary_files(
     results: &ExperimentResults,
     rows: &[SummaryRow],
     curves: &[Curve],
-) -> Result<Vec<(String, Vec<u8>)>, String> {
+) -> Result<Files, String> {
     let reference = results.rules.first().cloned().unwrap_or_default();
     let summary: Vec<Vec<String>> = rows
         .iter()
@@ -521,7 +518,7 @@ pub fn setting_figure(
 pub fn report_files(
     config: &ExperimentConfig,
     results: &ExperimentResults,
-) -> Result<(String, Vec<(String, Vec<u8>)>), String> {
+) -> Result<(String, Files), String> {
     let rows = summarize(results, config.initial_points);
     let curves = curves(results);
     let table = summary_table(results, &rows, config.samples);
@@ -547,7 +544,7 @@ pub fn shard_files(
     config: &ExperimentConfig,
     results: &ExperimentResults,
     shard: Shard,
-) -> Result<Vec<(String, Vec<u8>)>, String> {
+) -> Result<Files, String> {
     let manifest = Manifest {
         study: StudyKind::Experiment,
         shard: shard.to_string(),
@@ -561,9 +558,9 @@ pub fn shard_files(
     Ok(files)
 }
 
-/// Merges shard directories (already checked to be a complete set with one configuration)
-/// into `out`: the same files, byte for byte, as the unsplit run. Returns the on-screen table.
-pub fn merge(config: &ExperimentConfig, dirs: &[&Path], out: &Path) -> Result<String, String> {
+/// Merges shard directories (already checked to be a complete set with one configuration):
+/// the on-screen table and the files, byte for byte those of the unsplit run.
+pub fn merge(config: &ExperimentConfig, dirs: &[&Path]) -> Result<(String, Files), String> {
     config.validate()?;
     let rules = super::study::rule_names(&config.rule_factories()?);
     let mut runs = Vec::new();
@@ -589,9 +586,7 @@ pub fn merge(config: &ExperimentConfig, dirs: &[&Path], out: &Path) -> Result<St
         rules,
         runs,
     };
-    let (table, files) = report_files(config, &results)?;
-    write_files(out, &files)?;
-    Ok(table)
+    report_files(config, &results)
 }
 
 /// The on-screen summary: per setting, a table with one row per rule and one column per

@@ -245,13 +245,11 @@ pub fn parse_config<T: DeserializeOwned>(text: &str, json: bool) -> Result<T, St
     }
 }
 
-/// Reads and parses a configuration file: `.json` as JSON, anything else as TOML. Errors name
-/// the file.
-pub fn read_config<T: DeserializeOwned>(path: &Path) -> Result<T, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+/// Parses the text of configuration file `path`: `.json` as JSON, anything else as TOML.
+/// Errors name the file (reading it, with a size cap, is the caller's job).
+pub fn parse_config_file<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, String> {
     let json = path.extension().is_some_and(|e| e == "json");
-    parse_config(&text, json).map_err(|e| format!("{}: {e}", path.display()))
+    parse_config(text, json).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The configuration as TOML, as echoed into every output directory.

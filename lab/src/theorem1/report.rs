@@ -8,7 +8,7 @@ use super::study::{
 };
 use crate::bo::EndReason;
 use crate::study::config::{format_number, to_toml};
-use crate::study::output::{csv_document, field, read_csv, write_files};
+use crate::study::output::{csv_document, field, read_csv, Files};
 use crate::study::plot::{histogram_figure, HistogramPanel};
 use crate::study::shard::{Manifest, Shard, StudyKind, MANIFEST};
 use crate::study::stats::Estimate;
@@ -362,7 +362,7 @@ pub fn report_files(
     config: &Config,
     study: &Study,
     results: &[(usize, SampleResult)],
-) -> Result<(Vec<ConfigReport>, Vec<(String, Vec<u8>)>), String> {
+) -> Result<(Vec<ConfigReport>, Files), String> {
     let config_text = to_toml(config)?;
     let plain: Vec<SampleResult> = results.iter().map(|(_, r)| r.clone()).collect();
     let reports = aggregate(study, &plain);
@@ -405,7 +405,7 @@ pub fn shard_files(
     study: &Study,
     shard: Shard,
     results: &[(usize, SampleResult)],
-) -> Result<Vec<(String, Vec<u8>)>, String> {
+) -> Result<Files, String> {
     let manifest = Manifest {
         study: StudyKind::Validate,
         shard: shard.to_string(),
@@ -417,9 +417,9 @@ pub fn shard_files(
     ])
 }
 
-/// Merges shard directories (already checked to be a complete set with one configuration)
-/// into `out`: the same files, byte for byte, as the unsplit run.
-pub fn merge(config: &Config, dirs: &[&Path], out: &Path) -> Result<Vec<ConfigReport>, String> {
+/// Merges shard directories (already checked to be a complete set with one configuration):
+/// the reports and the files, byte for byte those of the unsplit run.
+pub fn merge(config: &Config, dirs: &[&Path]) -> Result<(Vec<ConfigReport>, Files), String> {
     let study = config.build()?;
     let mut results = Vec::new();
     for dir in dirs {
@@ -435,9 +435,7 @@ pub fn merge(config: &Config, dirs: &[&Path], out: &Path) -> Result<Vec<ConfigRe
             study.samples
         ));
     }
-    let (reports, files) = report_files(config, &study, &results)?;
-    write_files(out, &files)?;
-    Ok(reports)
+    report_files(config, &study, &results)
 }
 
 /// Whether any configuration in the theorem's setting was violated (exit status 1).
