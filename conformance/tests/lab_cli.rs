@@ -85,6 +85,7 @@ fn experiment_writes_tables_csv_and_plots() {
         "summary.csv",
         "curves.csv",
         "summary.txt",
+        "comparison.md",
         "config.toml",
         "regret_linear_lambda_0.1.svg",
         "regret_periodic@argmin_lambda_0.001.svg",

@@ -396,8 +396,18 @@ fn srgap_med_threshold_is_chi_times_median_of_first_values() {
         ..Default::default()
     };
     let ys = [10.0, 9.0, 7.0, 4.0, 2.5, 1.5];
+    // One fixed domain of 7 points, as in a real run: observed values, then zeros.
+    let n = ys.len() + 1;
     let mut rule = SrGapMed::from_params(&params, &CONTEXT);
-    assert_eq!(first_stop(&mut rule, &ys), Some(5));
+    let sampler = idle_sampler(n);
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let stop = (1..=ys.len()).find(|&t| {
+        let mut mean = ys[..t].to_vec();
+        mean.resize(n, 0.0);
+        let step = Step::new(&ys[..t], mean, vec![0.0; n]);
+        rule.observe(&step.view(&sampler), &mut rng)
+    });
+    assert_eq!(stop, Some(5));
 }
 
 /// Runs PRB checks with paths from `fails` on a fixed step; returns the decisions and the bank

@@ -22,8 +22,9 @@ pub struct Args {
     /// Configuration file (`.toml`, or `.json`); default: the `quick` preset.
     #[arg(long, value_name = "FILE", conflicts_with = "preset")]
     pub config: Option<PathBuf>,
-    /// A built-in configuration: `quick` (10 samples, 1001 points) or `paper` (the stopping
-    /// paper's 50 samples on 10,001 points).
+    /// A built-in configuration: `quick` (10 samples, 1001 points), `paper` (the stopping
+    /// paper's 1-D setting: 50 samples on 10,001 points) or `paper-8d` (its 8-D setting on
+    /// 2000 random points: cap 500 iterations, moving average 20, PRB omitted).
     #[arg(long, value_name = "NAME")]
     pub preset: Option<String>,
     /// Number of samples (objective draws, the paper's seeds) per setting; overrides the
