@@ -13,7 +13,7 @@ Convention (MATH.md): **minimisation** throughout. `EI(mu, sigma; y) = E[max(y -
 `min PBGI >= y*`, equivalently `max LogEIPC <= 0` (ties stop).
 """
 
-from . import fast, reference
+from . import fast, pandora, reference, stopping
 from ._pbgi import InvalidInput, NotCertified
 
-__all__ = ["reference", "fast", "InvalidInput", "NotCertified"]
+__all__ = ["reference", "fast", "pandora", "stopping", "InvalidInput", "NotCertified"]

@@ -9,7 +9,9 @@ use pyo3::prelude::*;
 
 mod args;
 mod fast;
+mod pandora;
 mod reference;
+mod stopping;
 
 /// The compiled functions behind `pbgi.reference`, `pbgi.fast`, `pbgi.check`, `pbgi.pandora`
 /// and `pbgi.stopping`.
@@ -33,5 +35,15 @@ fn _pbgi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fast::fast_ei_grad, m)?)?;
     m.add_function(wrap_pyfunction!(fast::fast_log_ei_grad, m)?)?;
     m.add_function(wrap_pyfunction!(fast::fast_pbgi_grad, m)?)?;
+    m.add_function(wrap_pyfunction!(pandora::pandora_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(pandora::pandora_counterexample, m)?)?;
+    m.add_class::<stopping::StoppingHelper>()?;
+    m.add_class::<stopping::PbgiDSchedule>()?;
+    m.add_function(wrap_pyfunction!(stopping::stop_by_pbgi, m)?)?;
+    m.add_function(wrap_pyfunction!(stopping::stop_by_log_eipc, m)?)?;
+    m.add_function(wrap_pyfunction!(stopping::pbgi_gap, m)?)?;
+    m.add_function(wrap_pyfunction!(stopping::max_log_eipc, m)?)?;
+    m.add_function(wrap_pyfunction!(stopping::stop_decision, m)?)?;
+    m.add_function(wrap_pyfunction!(stopping::budget_lambda, m)?)?;
     Ok(())
 }
