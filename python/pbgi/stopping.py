@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _pbgi
 from ._broadcast import Call
-from ._pbgi import PbgiDSchedule, StoppingHelper, budget_lambda
+from ._pbgi import PbgiDSchedule, budget_lambda
 
 __all__ = [
     "stop_by_pbgi",
@@ -76,3 +76,54 @@ def stop_decision(mu, sigma, cost, y_best):
     PBGI against `y_best` and each LogEIPC's sign, which must agree). Raises `ValueError` for an
     invalid candidate (naming its index) or a non-finite `y_best`."""
     return StopDecision(*_pbgi.stop_decision(*_candidates(mu, sigma, cost), float(y_best)))
+
+
+class StoppingHelper:
+    """The stopping rule with the paper's practical options ("Preventing spurious stops"): a
+    stabilisation period (no stop during the first `stabilisation` checks), a debounce (stop
+    only after `debounce` consecutive signals) and a moving average of the statistic over the
+    last `window` checks. With the defaults (0, 1, 1) it is the plain rule.
+
+    Feed it one statistic per BO iteration, after the posterior update: `observe(s)` with
+    `s <= 0` meaning "stop" (`pbgi_gap` or `max_log_eipc`), or `observe_pbgi` /
+    `observe_log_eipc` with the candidates. Each returns `True` when the run should stop now.
+    A NaN statistic never signals and resets the debounce count."""
+
+    __slots__ = ("_inner",)
+
+    def __init__(self, stabilisation=0, debounce=1, window=1):
+        self._inner = _pbgi.StoppingHelper(stabilisation, debounce, window)
+
+    def observe(self, statistic):
+        """Records one check's statistic; `True` when the run should stop now."""
+        return self._inner.observe(float(statistic))
+
+    def observe_pbgi(self, mu, sigma, cost, y_best):
+        """`observe(pbgi_gap(mu, sigma, cost, y_best))`."""
+        return self._inner.observe_pbgi(*_candidates(mu, sigma, cost), float(y_best))
+
+    def observe_log_eipc(self, mu, sigma, cost, y_best):
+        """`observe(max_log_eipc(mu, sigma, cost, y_best))`."""
+        return self._inner.observe_log_eipc(*_candidates(mu, sigma, cost), float(y_best))
+
+    @property
+    def moving_average(self):
+        """Mean of the last `min(window, checks)` statistics (NaN before the first check)."""
+        return self._inner.moving_average
+
+    @property
+    def checks(self):
+        """Number of checks so far."""
+        return self._inner.checks
+
+    @property
+    def consecutive_signals(self):
+        """Current run of consecutive counted signals."""
+        return self._inner.consecutive_signals
+
+    def reset(self):
+        """Forgets all checks (keeps the configuration)."""
+        self._inner.reset()
+
+    def __repr__(self):
+        return repr(self._inner)
