@@ -75,7 +75,11 @@ def test_fixture_exact_values_lie_in_the_enclosures(cli_name):
         assert exact(lower[i]) <= high and low <= exact(upper[i]), (r, lower[i], upper[i])
 
 
-@pytest.mark.parametrize("cli_name", sorted(FUNCTIONS))
+# The functions `pbgi eval` evaluates.
+EVAL_FUNCTIONS = ["ei", "log-ei", "pbgi", "log-eipc"]
+
+
+@pytest.mark.parametrize("cli_name", EVAL_FUNCTIONS)
 def test_agrees_bit_for_bit_with_pbgi_eval(cli_name):
     _, arg_names = FUNCTIONS[cli_name]
     rows = read_csv(FIXTURES / f"{cli_name}.csv")
