@@ -57,6 +57,31 @@ impl Function {
         }
     }
 
+    /// The output columns of `pbgi eval` (each with `_lower`/`_upper` from the reference engine
+    /// when there are several) and the graded columns of `pbgi check`.
+    pub fn output_columns(self) -> &'static [&'static str] {
+        &["value"]
+    }
+
+    /// The variable whose regions group the errors in reports, with its definition:
+    /// `z = (y - mu)/sigma`, or for PBGI `u = (g - mu)/sigma` (the standardised index, the
+    /// variable the index is computed in).
+    pub fn region_variable(self) -> &'static str {
+        match self {
+            Function::H | Function::LnH => "z",
+            Function::Pbgi => "u = (g - mu)/sigma",
+            Function::Ei | Function::LogEi | Function::LogEipc => "z = (y - mu)/sigma",
+        }
+    }
+
+    /// The name alone of [`Function::region_variable`] (`z` or `u`).
+    pub fn region_variable_name(self) -> &'static str {
+        match self {
+            Function::Pbgi => "u",
+            _ => "z",
+        }
+    }
+
     /// Checks that `args` (in [`Function::input_columns`] order) lie in the domain: every
     /// argument finite, `sigma ≥ 0`, `cost > 0`. On failure returns the index of the offending
     /// argument and the reason.

@@ -1,5 +1,6 @@
 //! Conformance machinery: fast-vs-reference cross-checks, theory validation, and the `pbgi` CLI.
 pub mod bo;
+pub mod check_report;
 pub mod cli;
 pub mod cross_check;
 pub mod csv_io;

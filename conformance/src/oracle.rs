@@ -43,6 +43,12 @@ pub fn reference_with(
     )
 }
 
+/// The reference's correctly rounded f64 of each output column of `function` at `args`
+/// ([`Function::output_columns`] order), checked as [`reference`].
+pub fn reference_outputs(function: Function, args: &[f64]) -> Result<Vec<f64>, OracleError> {
+    Ok(vec![reference(function, args)?.value])
+}
+
 fn consistent(
     function: Function,
     args: &[f64],

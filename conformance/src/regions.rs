@@ -86,7 +86,13 @@ impl Region {
         Region::of_z(z)
     }
 
-    /// The label printed in tables.
+    /// The label with the region's variable called `variable` (`u` for PBGI's regions, which
+    /// are regions of the standardised index): each label names its variable once, as `z`.
+    pub fn label_of(self, variable: &str) -> String {
+        self.label().replacen('z', variable, 1)
+    }
+
+    /// The label printed in tables (in the variable `z`).
     pub fn label(self) -> &'static str {
         match self {
             Region::ExtremeLeft => "z < -1e6",

@@ -120,3 +120,112 @@ fn unreadable_input_is_reported_with_line_and_column() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).starts_with("pbgi: error: cannot open /nonexistent/their.csv"));
 }
+
+#[test]
+fn json_report_holds_the_whole_report() {
+    let ei_1 = 1.0833154705876863;
+    let file = write_temp(
+        "json.csv",
+        &format!(
+            "mu,sigma,y,value\n0,1,0,0.3989422804014327\n0,1,1,{:e}\n1,0,3,nan\n",
+            ulps_up(ei_1, 3)
+        ),
+    );
+    let out = check(&[
+        "ei",
+        file.to_str().unwrap(),
+        "--json",
+        "--worst",
+        "2",
+        "--max-ulp",
+        "4",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    assert_eq!(json["function"], "ei");
+    assert_eq!(json["ulp"]["rows"], 3);
+    assert_eq!(json["ulp"]["max"], "inf");
+    assert_eq!(json["worst"][0]["line"], 4);
+    assert_eq!(json["worst"][0]["values"][0]["theirs"], "nan");
+    assert_eq!(json["worst"][1]["line"], 3);
+    assert_eq!(json["worst"][1]["ulp"], 3.0);
+    assert_eq!(json["worst"][1]["args_hex"]["y"], "0x3ff0000000000000");
+    assert_eq!(json["regions"].as_array().unwrap().len(), 3);
+    assert_eq!(json["regions"][2]["label"], "sigma = 0");
+    assert_eq!(json["bound"]["rows_above"], 1);
+    assert_eq!(json["bound"]["passed"], false);
+}
+
+#[test]
+fn rows_file_gives_every_rows_error() {
+    let g = -0.9023463475100345f64;
+    let file = write_temp(
+        "rows_in.csv",
+        &format!(
+            "id,mu,sigma,cost,value\na,0,1,0.1,{g:e}\nb,0,1,0.1,{:e}\n",
+            ulps_up(g, 5)
+        ),
+    );
+    let rows = file.with_file_name("rows_out.csv");
+    let out = check(&[
+        "pbgi",
+        file.to_str().unwrap(),
+        "--rows",
+        rows.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // PBGI's regions are regions of u = (g - mu)/sigma, and say so.
+    assert!(
+        text(&out.stdout).contains("by region of u = (g - mu)/sigma:"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(text(&out.stdout).contains("-5 <= u < -0.5"));
+    let written = std::fs::read_to_string(&rows).unwrap();
+    let lines: Vec<&str> = written.lines().collect();
+    assert_eq!(
+        lines[0],
+        "line,mu,sigma,cost,their_value,oracle_value,ulp,region"
+    );
+    assert_eq!(
+        lines[1],
+        "2,0,1,0.1,-0.9023463475100345,-0.9023463475100345,0,-5 <= u < -0.5"
+    );
+    assert!(lines[2].starts_with("3,0,1,0.1,"), "{}", lines[2]);
+    assert!(
+        lines[2].ends_with(",-0.9023463475100345,5,-5 <= u < -0.5"),
+        "{}",
+        lines[2]
+    );
+    assert_eq!(lines.len(), 3);
+}
+
+#[test]
+fn a_bound_must_be_a_finite_non_negative_number() {
+    let file = write_temp("bound.csv", "mu,sigma,y,value\n0,1,0,0.3989422804014327\n");
+    for bad in ["nan", "-1", "inf", "four"] {
+        let out = check(&["ei", file.to_str().unwrap(), &format!("--max-ulp={bad}")]);
+        assert_eq!(out.status.code(), Some(2), "--max-ulp={bad}");
+        let message = text(&out.stderr);
+        assert!(
+            message.contains("invalid value") && message.contains("--max-ulp"),
+            "--max-ulp={bad}: {message}"
+        );
+    }
+    let out = check(&["ei", file.to_str().unwrap(), "--max-ulp", "-1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("must be a finite number >= 0, got -1"));
+}
+
+#[test]
+fn a_file_without_rows_says_so_and_fails_a_bound() {
+    let file = write_temp("header_only.csv", "mu,sigma,y,value\n# nothing yet\n");
+    let out = check(&["ei", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let report = text(&out.stdout);
+    assert!(report.contains(": 0 rows graded against"), "{report}");
+    assert!(report.contains("no rows to grade"), "{report}");
+    let out = check(&["ei", file.to_str().unwrap(), "--max-ulp", "4"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("--max-ulp 4: FAILED (0 rows graded)"));
+}
