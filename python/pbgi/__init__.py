@@ -13,7 +13,18 @@ Convention (MATH.md): **minimisation** throughout. `EI(mu, sigma; y) = E[max(y -
 `min PBGI >= y*`, equivalently `max LogEIPC <= 0` (ties stop).
 """
 
-from . import fast, pandora, reference, stopping
+from . import fast, pandora, reference, stopping, testing
+from ._check import Report, check
 from ._pbgi import InvalidInput, NotCertified
 
-__all__ = ["reference", "fast", "pandora", "stopping", "InvalidInput", "NotCertified"]
+__all__ = [
+    "reference",
+    "fast",
+    "check",
+    "Report",
+    "testing",
+    "pandora",
+    "stopping",
+    "InvalidInput",
+    "NotCertified",
+]

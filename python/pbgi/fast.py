@@ -40,6 +40,7 @@ __all__ = [
     "ei_grad",
     "log_ei_grad",
     "pbgi_grad",
+    "tolerances",
 ]
 
 
@@ -165,3 +166,11 @@ def pbgi_grad(mu, sigma, cost, *, out=None):
             _pbgi.fast_pbgi_grad, ("mu", "sigma", "cost"), (mu, sigma, cost), _outs(out, 4)
         )
     )
+
+
+def tolerances(function):
+    """This module's accuracy bounds for `function` (a `pbgi.check` name: `"ei"`, `"log-ei"`,
+    ...), region by region: `{region label: (max ULP, reason)}`, from the project's one
+    tolerance table (`conformance/src/tolerances.rs`), in `pbgi.check`'s ULP measures and
+    region labels."""
+    return {label: (bound, reason) for label, bound, reason in _pbgi.fast_tolerances(function)}

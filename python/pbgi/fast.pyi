@@ -57,3 +57,7 @@ def pbgi_grad(
         ]
     ] = None,
 ) -> PbgiGrad: ...
+
+from typing import Dict
+
+def tolerances(function: str) -> Dict[str, Tuple[float, str]]: ...

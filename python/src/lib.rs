@@ -8,6 +8,7 @@
 use pyo3::prelude::*;
 
 mod args;
+mod check;
 mod fast;
 mod pandora;
 mod reference;
@@ -35,6 +36,10 @@ fn _pbgi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fast::fast_ei_grad, m)?)?;
     m.add_function(wrap_pyfunction!(fast::fast_log_ei_grad, m)?)?;
     m.add_function(wrap_pyfunction!(fast::fast_pbgi_grad, m)?)?;
+    m.add_class::<check::Report>()?;
+    m.add_function(wrap_pyfunction!(check::check, m)?)?;
+    m.add_function(wrap_pyfunction!(check::check_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(check::fast_tolerances, m)?)?;
     m.add_function(wrap_pyfunction!(pandora::pandora_solve, m)?)?;
     m.add_function(wrap_pyfunction!(pandora::pandora_counterexample, m)?)?;
     m.add_class::<stopping::StoppingHelper>()?;

@@ -134,6 +134,25 @@ fn evaluate(
     Ok(Enclosures { certified })
 }
 
+/// The first element (in order) with an argument outside `function`'s domain, as
+/// `(argument position, element, message)` (the CLI's domain check, one cheap pass).
+pub fn first_domain_error(
+    function: Function,
+    args: &[Arg<'_>],
+    n: usize,
+) -> Option<(usize, usize, String)> {
+    let mut row = vec![0.0; args.len()];
+    (0..n).find_map(|i| {
+        for (slot, a) in row.iter_mut().zip(args) {
+            *slot = a.at(i);
+        }
+        function
+            .check_domain(&row)
+            .err()
+            .map(|(position, message)| (position, i, message))
+    })
+}
+
 /// The number of elements of a call: the longest argument (the others have length 1 or it).
 fn length(arrays: &[&PyReadonlyArray1<'_, f64>]) -> usize {
     arrays.iter().map(|a| a.as_array().len()).max().unwrap_or(0)
