@@ -15,7 +15,7 @@ Convention (MATH.md): **minimisation** throughout. `EI(mu, sigma; y) = E[max(y -
 
 from . import fast, pandora, reference, stopping, testing
 from ._check import Report, check
-from ._pbgi import InvalidInput, NotCertified
+from ._pbgi import InvalidInput, NotCertified, NotDifferentiable
 
 __all__ = [
     "reference",
@@ -27,4 +27,5 @@ __all__ = [
     "stopping",
     "InvalidInput",
     "NotCertified",
+    "NotDifferentiable",
 ]

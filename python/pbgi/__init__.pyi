@@ -37,3 +37,6 @@ class InvalidInput(ValueError):
 
 class NotCertified(ArithmeticError):
     """The reference could not certify a result within its precision cap."""
+
+class NotDifferentiable(ValueError):
+    """The derivative does not exist at this point (EI's gradient at sigma = 0, y = mu)."""

@@ -24,12 +24,28 @@ The GIL is released, and arrays of 8 or more elements are spread over all cores 
 is independent, so the results do not depend on the number of threads).
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from . import _pbgi
 from ._broadcast import Call
 
-__all__ = ["Certified", "h", "ln_h", "ei", "log_ei", "pbgi", "log_eipc"]
+__all__ = [
+    "Certified",
+    "EiGradient",
+    "PbgiGradient",
+    "h",
+    "ln_h",
+    "log_ndtr",
+    "ei",
+    "log_ei",
+    "pbgi",
+    "log_eipc",
+    "ei_grad",
+    "log_ei_grad",
+    "pbgi_grad",
+]
 
 
 class Certified:
@@ -68,19 +84,23 @@ class Certified:
         return f"Certified(value={self.value!r}, lower={self.lower!r}, upper={self.upper!r})"
 
 
-def _evaluate(kernel, names, values):
+def _evaluate(kernel, names, values, fields=None):
+    """`kernel` at the broadcast arguments: one `Certified`, or with `fields` (the names of a
+    gradient's fields) a list of them in that order."""
     call = Call(names, values)
     if call.size == 0:
-        empty = np.empty(call.shape)
-        return _Empty(empty)
+        empty = _Empty(np.empty(call.shape))
+        return empty if fields is None else [empty] * len(fields)
     try:
         enclosures = kernel(*call.flat)
     except _pbgi.InvalidInput as error:
         raise call.invalid_input(error) from None
-    except _pbgi.NotCertified as error:
+    except (_pbgi.NotCertified, _pbgi.NotDifferentiable) as error:
         element, message = error.args
-        raise _pbgi.NotCertified(f"element {call.result_index(element)}: {message}") from None
-    return Certified(enclosures, call)
+        raise type(error)(f"element {call.result_index(element)}: {message}") from None
+    if fields is None:
+        return Certified(enclosures, call)
+    return [Certified(e, call) for e in enclosures]
 
 
 class _Empty(Certified):
@@ -148,4 +168,67 @@ def log_eipc(mu, sigma, y, cost):
     rounded (exactly 0 when `y - mu = cost` and `sigma = 0`)."""
     return _evaluate(
         _pbgi.reference_log_eipc, ("mu", "sigma", "y", "cost"), (mu, sigma, y, cost)
+    )
+
+
+def log_ndtr(x):
+    """`ln Φ(x)`, the logarithm of the standard normal distribution function (SciPy's
+    `scipy.special.log_ndtr`). Finite and negative for every finite `x`: about
+    `-x²/2 - ln(-x·√(2π))` far left (rounds to `-inf` only below about -1.9e154), `-ln 2` at 0,
+    about `-φ(x)/x` far right (rounds to `-0.0` beyond `x ≈ 38.5`).
+
+    Domain: finite `x`. Returns `Certified`; correctly rounded."""
+    return _evaluate(_pbgi.reference_log_ndtr, ("x",), (x,))
+
+
+class EiGradient(NamedTuple):
+    """The certified gradient of EI or LogEI: `d_mu`, `d_sigma`, each a `Certified`."""
+
+    d_mu: Certified
+    d_sigma: Certified
+
+
+class PbgiGradient(NamedTuple):
+    """The certified gradient of PBGI: `d_mu` (= 1), `d_sigma` (= -φ(u)/Φ(u)), `d_cost`
+    (= 1/Φ(u)), each a `Certified` (`u = (g - mu)/sigma`)."""
+
+    d_mu: Certified
+    d_sigma: Certified
+    d_cost: Certified
+
+
+def ei_grad(mu, sigma, y):
+    """The gradient of EI: `∂EI/∂mu = -Φ(z)`, `∂EI/∂sigma = φ(z)`, `z = (y - mu)/sigma`
+    (MATH.md), each field certified and correctly rounded.
+
+    Domain: as `ei`. At `sigma = 0`: `(-1, 0)` for `y > mu`, `(0, 0)` for `y < mu` (the
+    one-sided derivative in sigma), and `y = mu` raises `pbgi.NotDifferentiable` (EI has a kink
+    in mu there; `pbgi.fast.ei_grad` returns the limits `(-1/2, 1/√(2π))`)."""
+    return EiGradient(
+        *_evaluate(_pbgi.reference_ei_grad, ("mu", "sigma", "y"), (mu, sigma, y), EiGradient._fields)
+    )
+
+
+def log_ei_grad(mu, sigma, y):
+    """The gradient of LogEI: `-Φ(z)/EI`, `φ(z)/EI` (finite also where EI underflows), each field
+    certified and correctly rounded. Domain: as `log_ei`. At `sigma = 0`: `(-1/(y - mu), 0)` for
+    `y > mu`; `y <= mu` (LogEI = -inf) raises `pbgi.NotDifferentiable`."""
+    return EiGradient(
+        *_evaluate(
+            _pbgi.reference_log_ei_grad, ("mu", "sigma", "y"), (mu, sigma, y), EiGradient._fields
+        )
+    )
+
+
+def pbgi_grad(mu, sigma, cost):
+    """The gradient of the PBGI index `g`: `(1, -φ(u)/Φ(u), 1/Φ(u))` with `u = (g - mu)/sigma`
+    (MATH.md; PBGI paper, Prop. 3, sign-flipped), each field certified and correctly rounded.
+    Domain: as `pbgi`; at `sigma = 0`, the limits `(1, 0, 1)`."""
+    return PbgiGradient(
+        *_evaluate(
+            _pbgi.reference_pbgi_grad,
+            ("mu", "sigma", "cost"),
+            (mu, sigma, cost),
+            PbgiGradient._fields,
+        )
     )

@@ -20,6 +20,10 @@ mod stopping;
 fn _pbgi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidInput", m.py().get_type::<reference::InvalidInput>())?;
     m.add("NotCertified", m.py().get_type::<reference::NotCertified>())?;
+    m.add(
+        "NotDifferentiable",
+        m.py().get_type::<reference::NotDifferentiable>(),
+    )?;
     m.add_class::<reference::Enclosures>()?;
     m.add_function(wrap_pyfunction!(reference::reference_h, m)?)?;
     m.add_function(wrap_pyfunction!(reference::reference_ln_h, m)?)?;
@@ -27,6 +31,10 @@ fn _pbgi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(reference::reference_log_ei, m)?)?;
     m.add_function(wrap_pyfunction!(reference::reference_pbgi, m)?)?;
     m.add_function(wrap_pyfunction!(reference::reference_log_eipc, m)?)?;
+    m.add_function(wrap_pyfunction!(reference::reference_log_ndtr, m)?)?;
+    m.add_function(wrap_pyfunction!(reference::reference_ei_grad, m)?)?;
+    m.add_function(wrap_pyfunction!(reference::reference_log_ei_grad, m)?)?;
+    m.add_function(wrap_pyfunction!(reference::reference_pbgi_grad, m)?)?;
     m.add_function(wrap_pyfunction!(fast::fast_h, m)?)?;
     m.add_function(wrap_pyfunction!(fast::fast_ln_h, m)?)?;
     m.add_function(wrap_pyfunction!(fast::fast_ei, m)?)?;

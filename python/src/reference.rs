@@ -8,19 +8,25 @@
 //! the number of threads.
 use crate::args::{arg, Arg};
 use numpy::{PyArray1, PyReadonlyArray1};
+use pbgi_conformance::csv_io::format_shortest;
 use pbgi_conformance::function::Function;
 use pbgi_conformance::{decimal, oracle};
 use pbgi_reference::Certified;
 use pyo3::exceptions::{PyArithmeticError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use rug::float::Round;
 
 pyo3::create_exception!(
     _pbgi,
     InvalidInput,
     PyValueError,
     "An argument is outside the function's domain (NaN, infinite, sigma < 0, cost <= 0)."
+);
+pyo3::create_exception!(
+    _pbgi,
+    NotDifferentiable,
+    PyValueError,
+    "The derivative does not exist at this point (EI's gradient at sigma = 0, y = mu)."
 );
 pyo3::create_exception!(
     _pbgi,
@@ -48,12 +54,12 @@ impl Enclosures {
 
     /// The lower ends of the enclosures, rounded toward −∞ to f64.
     fn lower<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_iter(py, self.certified.iter().map(lower_f64))
+        PyArray1::from_iter(py, self.certified.iter().map(Certified::lower_f64))
     }
 
     /// The upper ends of the enclosures, rounded toward +∞ to f64.
     fn upper<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_iter(py, self.certified.iter().map(upper_f64))
+        PyArray1::from_iter(py, self.certified.iter().map(Certified::upper_f64))
     }
 
     /// `(lower, upper)` as decimal strings with `digits` significant digits rounded outward
@@ -73,16 +79,6 @@ impl Enclosures {
     fn __len__(&self) -> usize {
         self.certified.len()
     }
-}
-
-/// `lower` rounded toward −∞ to f64 (still a lower bound).
-fn lower_f64(c: &Certified) -> f64 {
-    c.lower.to_f64_round(Round::Down)
-}
-
-/// `upper` rounded toward +∞ to f64 (still an upper bound).
-fn upper_f64(c: &Certified) -> f64 {
-    c.upper.to_f64_round(Round::Up)
 }
 
 /// Evaluates `function` at every element of the broadcast arguments `args` (in
@@ -240,4 +236,129 @@ pub fn reference_log_eipc(
         arg("cost", &cost, n)?,
     ];
     evaluate(py, Function::LogEipc, &args, n)
+}
+
+/// Evaluates a reference function with `K` certified outputs (`log_ndtr`: 1; the gradients:
+/// one per field) at every element, after the domain check `domain` (the first bad element's
+/// `(argument position, message)`, or `None`).
+fn evaluate_fields<const K: usize>(
+    py: Python<'_>,
+    args: &[Arg<'_>],
+    n: usize,
+    domain: impl Fn(&[f64]) -> Option<(usize, String)>,
+    f: impl Fn(&[f64]) -> Result<[Certified; K], pbgi_reference::Error> + Sync,
+) -> PyResult<Vec<Enclosures>> {
+    let row = |i: usize| -> Vec<f64> { args.iter().map(|a| a.at(i)).collect() };
+    if let Some((i, (position, message))) = (0..n).find_map(|i| domain(&row(i)).map(|e| (i, e))) {
+        return Err(InvalidInput::new_err((position, i, message)));
+    }
+    let results: Vec<Result<[Certified; K], pbgi_reference::Error>> = py.detach(|| {
+        let one = |i: usize| f(&row(i));
+        if n >= PARALLEL_MIN {
+            (0..n).into_par_iter().map(one).collect()
+        } else {
+            (0..n).map(one).collect()
+        }
+    });
+    let mut columns: Vec<Vec<Certified>> = (0..K).map(|_| Vec::with_capacity(n)).collect();
+    for (i, result) in results.into_iter().enumerate() {
+        match result {
+            Ok(fields) => {
+                for (column, c) in columns.iter_mut().zip(fields) {
+                    column.push(c);
+                }
+            }
+            Err(e @ pbgi_reference::Error::NotDifferentiable { .. }) => {
+                return Err(NotDifferentiable::new_err((i, e.to_string())))
+            }
+            Err(e) => return Err(NotCertified::new_err((i, e.to_string()))),
+        }
+    }
+    Ok(columns
+        .into_iter()
+        .map(|certified| Enclosures { certified })
+        .collect())
+}
+
+/// `pbgi_reference::log_ndtr` elementwise.
+#[pyfunction]
+pub fn reference_log_ndtr(py: Python<'_>, x: PyReadonlyArray1<'_, f64>) -> PyResult<Enclosures> {
+    let n = length(&[&x]);
+    let args = [arg("x", &x, n)?];
+    let domain = |a: &[f64]| {
+        (!a[0].is_finite()).then(|| {
+            (
+                0,
+                format!("x must be finite, got {}", format_shortest(a[0])),
+            )
+        })
+    };
+    let mut fields = evaluate_fields(py, &args, n, domain, |a| {
+        Ok([pbgi_reference::log_ndtr(a[0])?])
+    })?;
+    Ok(fields.remove(0))
+}
+
+/// The gradient of EI (`log = false`) or LogEI elementwise: `(d_mu, d_sigma)`.
+fn ei_gradient(
+    py: Python<'_>,
+    mu: PyReadonlyArray1<'_, f64>,
+    sigma: PyReadonlyArray1<'_, f64>,
+    y: PyReadonlyArray1<'_, f64>,
+    grad: fn(f64, f64, f64) -> Result<pbgi_reference::EiGradient, pbgi_reference::Error>,
+) -> PyResult<Vec<Enclosures>> {
+    let n = length(&[&mu, &sigma, &y]);
+    let args = [
+        arg("mu", &mu, n)?,
+        arg("sigma", &sigma, n)?,
+        arg("y", &y, n)?,
+    ];
+    let domain = |a: &[f64]| Function::Ei.check_domain(a).err();
+    evaluate_fields(py, &args, n, domain, |a| {
+        let g = grad(a[0], a[1], a[2])?;
+        Ok([g.d_mu, g.d_sigma])
+    })
+}
+
+/// `pbgi_reference::ei_grad` elementwise: `[d_mu, d_sigma]`.
+#[pyfunction]
+pub fn reference_ei_grad(
+    py: Python<'_>,
+    mu: PyReadonlyArray1<'_, f64>,
+    sigma: PyReadonlyArray1<'_, f64>,
+    y: PyReadonlyArray1<'_, f64>,
+) -> PyResult<Vec<Enclosures>> {
+    ei_gradient(py, mu, sigma, y, pbgi_reference::ei_grad)
+}
+
+/// `pbgi_reference::log_ei_grad` elementwise: `[d_mu, d_sigma]`.
+#[pyfunction]
+pub fn reference_log_ei_grad(
+    py: Python<'_>,
+    mu: PyReadonlyArray1<'_, f64>,
+    sigma: PyReadonlyArray1<'_, f64>,
+    y: PyReadonlyArray1<'_, f64>,
+) -> PyResult<Vec<Enclosures>> {
+    ei_gradient(py, mu, sigma, y, pbgi_reference::log_ei_grad)
+}
+
+/// `pbgi_reference::pbgi_grad` elementwise: `[d_mu, d_sigma, d_cost]`.
+#[pyfunction]
+pub fn reference_pbgi_grad(
+    py: Python<'_>,
+    mu: PyReadonlyArray1<'_, f64>,
+    sigma: PyReadonlyArray1<'_, f64>,
+    cost: PyReadonlyArray1<'_, f64>,
+) -> PyResult<Vec<Enclosures>> {
+    let n = length(&[&mu, &sigma, &cost]);
+    let args = [
+        arg("mu", &mu, n)?,
+        arg("sigma", &sigma, n)?,
+        arg("cost", &cost, n)?,
+    ];
+    let domain = |a: &[f64]| Function::Pbgi.check_domain(a).err();
+    evaluate_fields(py, &args, n, domain, |a| {
+        let g = pbgi_reference::pbgi_grad(a[0], a[1], a[2])?;
+        Ok([g.d_mu, g.d_sigma, g.d_cost])
+    })
 }

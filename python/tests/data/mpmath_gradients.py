@@ -10,7 +10,8 @@ mpmath (pinned in python/requirements-dev.txt), working precision DPS = 90 decim
 Deterministic: fixed hand-picked inputs plus a stratified grid from random.Random(20261122).
 
 Formulas (MATH.md), all through mpmath's own erfc/exp/log, independently of the Rust code:
-  log_ndtr(x)  = ln Φ(x),  Φ(x) = erfc(-x/sqrt(2))/2
+  log_ndtr(x)  = ln Φ(x),  Φ(x) = erfc(-x/sqrt(2))/2; for x > 0 as log1p(-erfc(x/sqrt(2))/2),
+                 since ln(1 - Q) at 1 - Q rounded would keep only DPS - |log10 Q| digits of Q
   h(z)         = z*Φ(z) + φ(z)
   ei_grad      : d_mu = -Φ(z),              d_sigma = φ(z)                 (z = (y - mu)/sigma)
   log_ei_grad  : d_mu = -Φ(z)/(sigma*h(z)), d_sigma = φ(z)/(sigma*h(z))
@@ -81,7 +82,9 @@ def row(function, args, output, value):
 def log_ndtr_rows(xs):
     for x in xs:
         with mp.workdps(DPS + guard(x)):
-            row("log_ndtr", [x], "value", mpmath.log(ncdf(mpf(x))))
+            t = mpf(x)
+            value = mpmath.log1p(-ncdf(-t)) if t > 0 else mpmath.log(ncdf(t))
+            row("log_ndtr", [x], "value", value)
 
 
 def ei_grad_rows(points):
