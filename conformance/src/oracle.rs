@@ -119,6 +119,32 @@ pub fn fast(function: Function, args: &[f64]) -> f64 {
     }
 }
 
+/// The fast crate's result for `function` at `args` (arguments in the oracle's domain), or an
+/// error naming an argument when `pbgi-fast` has no result there (it returns NaN outside the
+/// range its kernels cover, e.g. where `y − μ` overflows). The argument named is the one of
+/// largest magnitude: the fast kernels fail by overflow of `y − μ`, `z²` or `c/σ`, which that
+/// argument drives.
+pub fn fast_checked(function: Function, args: &[f64]) -> Result<f64, OracleError> {
+    let value = fast(function, args);
+    if !value.is_nan() {
+        return Ok(value);
+    }
+    let columns = function.input_columns();
+    // The first argument of largest magnitude.
+    let index = (0..args.len())
+        .max_by(|&i, &j| args[i].abs().total_cmp(&args[j].abs()).then(j.cmp(&i)))
+        .unwrap_or(0);
+    Err(OracleError {
+        column: Some(columns[index].to_string()),
+        message: format!(
+            "pbgi-fast has no result for this row (it returned NaN; {} = {} is beyond the range \
+             its kernels cover); the reference engine (the default) evaluates it",
+            columns[index],
+            crate::csv_io::format_shortest(args[index])
+        ),
+    })
+}
+
 /// A reference error as the column it concerns (if one) and a sentence for users.
 fn describe_reference_error(error: &pbgi_reference::Error) -> (Option<String>, String) {
     match error {

@@ -378,3 +378,30 @@ fn example_honours_the_fast_engine() {
         "{line}"
     );
 }
+
+#[test]
+fn a_row_the_fast_engine_cannot_evaluate_names_its_column() {
+    // log_ei(0, 1, -2e154): z²/2 overflows in pbgi-fast, which returns NaN; the reference
+    // evaluates it.
+    let input = "mu,sigma,y\n0,1,0\n0,1,-2e154\n";
+    let out = pbgi(&["eval", "log-ei", "--engine", "fast"], input);
+    if out.status.success() {
+        // pbgi-fast covers this row now: it must then agree with the reference's value.
+        let fast = rows(&out)[2][3].parse::<f64>().unwrap();
+        let reference = rows(&pbgi(&["eval", "log-ei"], input))[2][3]
+            .parse::<f64>()
+            .unwrap();
+        assert!((fast - reference).abs() <= 4.0 * reference.abs() * f64::EPSILON);
+    } else {
+        assert_eq!(out.status.code(), Some(2));
+        let message = stderr(&out);
+        assert!(
+            message.starts_with("pbgi: error: line 3, column `y`: pbgi-fast has no result"),
+            "{message}"
+        );
+        assert!(
+            message.ends_with("(1 row before it written)\n"),
+            "{message}"
+        );
+    }
+}

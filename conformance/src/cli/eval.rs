@@ -135,10 +135,7 @@ fn evaluate(
             ])
         }
         Engine::Fast => {
-            let value = oracle::fast(function, args);
-            if value.is_nan() {
-                return Err((None, "the fast engine returned NaN".to_string()));
-            }
+            let value = oracle::fast_checked(function, args).map_err(|e| (e.column, e.message))?;
             Ok(vec![format_shortest(value)])
         }
     }
