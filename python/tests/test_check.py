@@ -122,6 +122,8 @@ def test_gradients_are_graded_per_output_column():
     fast = pbgi.fast.pbgi_grad(mu, sigma, 0.1)
     graded = pbgi.check("pbgi-grad", (fast.d_mu, fast.d_sigma, fast.d_cost), mu=mu, sigma=sigma, cost=0.1)
     assert graded.ulp.shape == (5,) and np.isfinite(graded.ulp).all()
+    by_name = pbgi.check("pbgi-grad", fast, mu=mu, sigma=sigma, cost=0.1)
+    np.testing.assert_array_equal(by_name.ulp, graded.ulp)
 
 
 def test_log_ndtr_takes_column_x():
