@@ -144,7 +144,7 @@ pub fn ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
 ///
 /// # Domain
 /// As [`log_ei`], every finite input. `σ = 0`: the limits `σ → 0+`: `(-1/(y - μ), 0)` for
-/// `y > μ`, `(-∞, +∞)` for `y = μ`, `(+∞, +∞)` for `y < μ` (value `-∞`). NaN / invalid input →
+/// `y > μ`, `(-∞, +∞)` for `y ≤ μ` (value `-∞`). NaN / invalid input →
 /// all fields NaN; infinite `μ`, `y` or `σ` → NaN derivatives.
 ///
 /// # Accuracy
@@ -165,17 +165,9 @@ pub fn log_ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
         // The limits σ → 0+ of -Φ(z)/(σh(z)) and φ(z)/(σh(z)), z = (y - μ)/σ.
         let d = y - mu;
         let (d_mu, d_sigma) = if d > 0.0 {
-            // -1/(y - μ), from the quarters when y - μ overflows.
-            let inv = if d.is_finite() {
-                -1.0 / d
-            } else {
-                -0.25 / (0.25 * y - 0.25 * mu)
-            };
-            (inv, 0.0)
-        } else if d == 0.0 {
-            (f64::NEG_INFINITY, f64::INFINITY)
+            (minus_inverse(mu, y), 0.0)
         } else {
-            (f64::INFINITY, f64::INFINITY)
+            (f64::NEG_INFINITY, f64::INFINITY)
         };
         return EiGrad {
             value,
@@ -192,10 +184,27 @@ pub fn log_ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
     } else {
         b / sigma
     };
+    // Far right h(z) = z to all digits, so -Φ/(σh) = -1/(σz) = -1/(y - μ), which stays finite
+    // where z overflows (σ subnormal).
+    let d_mu = if z > X_RATIO_SERIES {
+        minus_inverse(mu, y)
+    } else {
+        -a / sigma
+    };
     EiGrad {
         value,
-        d_mu: -a / sigma,
+        d_mu,
         d_sigma,
+    }
+}
+
+/// `-1/(y - μ)`, from the quarters when `y - μ` overflows.
+fn minus_inverse(mu: f64, y: f64) -> f64 {
+    let d = y - mu;
+    if d.is_finite() {
+        -1.0 / d
+    } else {
+        -0.25 / (0.25 * y - 0.25 * mu)
     }
 }
 
