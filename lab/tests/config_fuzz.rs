@@ -30,9 +30,29 @@ fn runner(cases: u32) -> TestRunner {
 
 /// Keys an error may name instead of a line.
 const KEYS: &[&str] = &[
-    "seed", "samples", "initial_points", "max_evals", "costs", "lambdas", "acquisitions",
-    "prior", "domain", "periodic", "rule", "rules", "kernel", "length_scale", "mean", "jitter",
-    "points", "dim", "anchor", "debounce", "moving_average", "alpha", "beta",
+    "seed",
+    "samples",
+    "initial_points",
+    "max_evals",
+    "costs",
+    "lambdas",
+    "acquisitions",
+    "prior",
+    "domain",
+    "periodic",
+    "rule",
+    "rules",
+    "kernel",
+    "length_scale",
+    "mean",
+    "jitter",
+    "points",
+    "dim",
+    "anchor",
+    "debounce",
+    "moving_average",
+    "alpha",
+    "beta",
 ];
 
 fn names_a_place(error: &str) -> bool {
@@ -77,9 +97,25 @@ fn arbitrary_bytes_never_panic() {
 
 /// Values a mutation may put in place of another.
 const VALUES: &[&str] = &[
-    "nan", "inf", "-inf", "-1", "0", "1e400", "18446744073709551616", "\"x\"", "[]", "{}",
-    "[nan]", "[0.1, 0.1]", "\"PBGI\"", "true", "1.5", "-0.0", "9223372036854775808",
-    "\"18446744073709551615\"", "[\"uniform\", \"uniform\"]",
+    "nan",
+    "inf",
+    "-inf",
+    "-1",
+    "0",
+    "1e400",
+    "18446744073709551616",
+    "\"x\"",
+    "[]",
+    "{}",
+    "[nan]",
+    "[0.1, 0.1]",
+    "\"PBGI\"",
+    "true",
+    "1.5",
+    "-0.0",
+    "9223372036854775808",
+    "\"18446744073709551615\"",
+    "[\"uniform\", \"uniform\"]",
 ];
 
 #[test]
