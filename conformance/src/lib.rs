@@ -5,6 +5,7 @@ pub mod cli;
 pub mod cross_check;
 pub mod csv_io;
 pub mod decimal;
+pub mod edges;
 pub mod error_stats;
 pub mod fixtures_gen;
 pub mod function;
