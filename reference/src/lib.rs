@@ -55,6 +55,7 @@ mod log_eipc;
 mod log_ndtr;
 mod pbgi;
 mod stopping;
+pub mod work;
 
 pub use ei::{ei, ei_with};
 pub use gradients::{

@@ -17,6 +17,7 @@ use rug::Float;
 /// Decides `EI(μ, σ; g) > c` for every `c` in the cost enclosure (`Some(true)`), or
 /// `EI(μ, σ; g) < c` for every such `c` (`Some(false)`), at working precision `p`.
 fn exceeds_at(mu: &Float, sigma: &Float, g: &Float, cost: &Interval, p: u32) -> Option<bool> {
+    crate::work::comparison(p);
     let minus_mu = Float::with_val(mu.prec(), -mu);
     let d = exact_sum(&[g, &minus_mu]);
     // EI = max(d, 0) + σ·h(-|d|/σ), the second term strictly positive.
@@ -246,8 +247,14 @@ fn below_every_double(iv: &Interval) -> Option<Certified> {
 
 /// Splits the certified bracket `[lo, hi]` at `point` if it lies strictly inside: one
 /// certified comparison, after which `[lo, hi]` still brackets the root.
+///
+/// A nonzero point of magnitude below `2^-1100` is never tested: that region lies inside the
+/// rounding cell of `±0`, where [`below_every_double`] ends the search, and a root estimate
+/// there can be astronomically small (`-σ·h(-1e6)` for `μ + c = 0`, about `2^(-7e11)`), whose
+/// exact difference `g - μ` would span hundreds of billions of bits.
 fn split(cmp: &mut Comparer, lo: &mut Float, hi: &mut Float, point: Float) -> Result<(), Error> {
-    if *lo < point && point < *hi {
+    let negligible = crate::interval::exponent(&point).is_some_and(|e| e < -1100);
+    if *lo < point && point < *hi && !negligible {
         if cmp.exceeds(&point)? {
             *hi = point;
         } else {
