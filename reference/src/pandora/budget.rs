@@ -55,9 +55,13 @@ pub enum BudgetSolution {
     },
     /// The budget does not bind: even as `λ → 0⁺` the index policy (continuing at ties) spends
     /// only `policy.evaluation.expected_cost < B`, and it already attains the smallest possible
-    /// `E[best]`, so it is optimal for the budget problem. (Here Theorem 2's `λ* > 0` does not
-    /// exist; the paper's Lemma 9 assumes that opening every box is the only optimal policy at
-    /// `λ = 0`.)
+    /// `E[best]`, so it is optimal for the budget problem. Theorem 2's conclusion holds: `policy`
+    /// is the index policy for costs `policy.lambda · c` with `policy.lambda > 0` (any `λ` below
+    /// the first critical point gives the same policy). What fails is the paper's Lemma 9
+    /// ("every minimiser `λ*` of the dual is `> 0`"): here the dual's optimum is at `λ = 0`
+    /// (in this crate's minimisation form the dual `D(λ) = V*(λc) - λB` is maximised at 0),
+    /// because the lemma's premise — at `λ = 0` every optimal policy opens every box — is false;
+    /// and no `λ > 0` spends exactly `B`.
     NotBinding { policy: ScaledPolicy },
 }
 

@@ -145,8 +145,10 @@ fn budget_json(
         BudgetSolution::NotBinding { policy } => json!({
             "kind": "not_binding",
             "budget": exact(b),
-            "note": "no λ > 0 spends B: the index policy as λ → 0⁺ (continuing at ties) already \
-                     attains the smallest possible E[best] and spends less than B",
+            "note": "no λ > 0 spends exactly B: the index policy for policy.lambda > 0 (the same \
+                     for every λ below the first critical point) already attains the smallest \
+                     possible E[best] and spends less than B, so it is optimal for the budget \
+                     problem (Theorem 2 holds; the dual's optimum is at λ = 0, against Lemma 9)",
             "expected_cost": exact(&policy.evaluation.expected_cost),
             "expected_best": exact(&policy.evaluation.expected_best),
             "policy": scaled_json(policy, names),
