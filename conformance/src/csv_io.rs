@@ -3,6 +3,7 @@
 //!
 //! Rows are read one at a time into a reused record, so memory does not grow with the number of
 //! rows. Lines starting with `#` are comments (the fixture files' headers use them).
+use crate::cli::io::{describe_size, read_line_capped, LineRead, MAX_RECORD_BYTES};
 use crate::function::Function;
 use std::fmt;
 use std::io::BufRead;
@@ -49,8 +50,12 @@ pub struct Row {
 ///
 /// The CSV dialect is RFC 4180: comma-separated, fields optionally in double quotes (`""` is a
 /// quote inside a quoted field; a quoted field may span lines), `\n` or `\r\n` line ends. Blank
-/// lines and lines starting with `#` are skipped. Lines are counted here, not by a CSV library,
-/// so that error messages name the line an editor shows.
+/// lines and lines starting with `#` (after optional spaces) are skipped; a UTF-8 byte-order mark
+/// before the header is ignored. A record is at most [`MAX_RECORD_BYTES`] (1 MiB).
+///
+/// Lines are counted here, and quoting is checked strictly: the `csv` crate's reader would accept
+/// `"a"b` as `ab` and an unclosed quote at the end of the input as a field, where this reader
+/// names the line, and it has no bound on a record's length.
 pub struct ArgumentReader<R: BufRead> {
     lines: RecordLines<R>,
     headers: Vec<String>,
@@ -195,12 +200,13 @@ impl<R: BufRead> ArgumentReader<R> {
     }
 }
 
-/// Splits a `BufRead` into CSV records, counting lines.
+/// Splits a `BufRead` into CSV records, counting lines. A record (with the lines it spans inside
+/// quotes) is at most [`MAX_RECORD_BYTES`]; beyond it reading stops with an error naming the line.
 struct RecordLines<R: BufRead> {
     input: R,
     /// Lines consumed so far.
     line: u64,
-    text: String,
+    bytes: Vec<u8>,
 }
 
 impl<R: BufRead> RecordLines<R> {
@@ -208,52 +214,79 @@ impl<R: BufRead> RecordLines<R> {
         RecordLines {
             input,
             line: 0,
-            text: String::new(),
+            bytes: Vec::new(),
         }
     }
 
     /// Reads the next record into `fields`; returns the line it starts on, `None` at the end.
     fn next_record(&mut self, fields: &mut Vec<String>) -> Result<Option<u64>, InputError> {
         loop {
-            self.text.clear();
+            self.bytes.clear();
             let start = self.line + 1;
             // A record ends at a line end outside quotes: after an even number of `"` (a quoted
             // quote is written `""`, so it never changes the parity).
+            let mut quotes = 0usize;
             loop {
-                let read = self
-                    .input
-                    .read_line(&mut self.text)
+                let before = self.bytes.len();
+                let read = read_line_capped(&mut self.input, &mut self.bytes, MAX_RECORD_BYTES)
                     .map_err(|e| InputError {
                         line: self.line + 1,
                         column: None,
-                        reason: if e.kind() == std::io::ErrorKind::InvalidData {
-                            "the line is not valid UTF-8".to_string()
-                        } else {
-                            format!("could not read the input: {e}")
-                        },
+                        reason: format!("could not read the input: {e}"),
                     })?;
-                if read == 0 {
-                    if self.text.is_empty() {
-                        return Ok(None);
-                    }
-                    if self.text.matches('"').count() % 2 == 1 {
+                match read {
+                    LineRead::End if self.bytes.is_empty() => return Ok(None),
+                    LineRead::End => {
                         return Err(InputError {
                             line: start,
                             column: None,
                             reason: "a quoted field is not closed before the end of the input"
                                 .to_string(),
+                        })
+                    }
+                    LineRead::TooLong => {
+                        let limit = describe_size(MAX_RECORD_BYTES);
+                        return Err(InputError {
+                            line: start,
+                            column: None,
+                            reason: if self.line + 1 == start {
+                                format!("the line is longer than {limit}, the limit of one record")
+                            } else {
+                                format!(
+                                    "the record (a quoted field from line {start} on) is longer \
+                                     than {limit}, the limit of one record"
+                                )
+                            },
                         });
                     }
-                    break;
-                }
-                self.line += 1;
-                if self.text.matches('"').count() % 2 == 0 {
-                    break;
+                    LineRead::Line => {
+                        self.line += 1;
+                        quotes += self.bytes[before..].iter().filter(|&&b| b == b'"').count();
+                        // A comment ends at its line, whatever quotes it holds.
+                        let comment = before == 0
+                            && without_bom(&self.bytes, start)
+                                .trim_ascii_start()
+                                .starts_with(b"#");
+                        if quotes % 2 == 0 || comment {
+                            break;
+                        }
+                    }
                 }
             }
-            let record = self.text.strip_suffix('\n').unwrap_or(&self.text);
-            let record = record.strip_suffix('\r').unwrap_or(record);
-            if record.trim().is_empty() || record.starts_with('#') {
+            let record = without_bom(&self.bytes, start);
+            let record = record.strip_suffix(b"\n").unwrap_or(record);
+            let record = record.strip_suffix(b"\r").unwrap_or(record);
+            let record = std::str::from_utf8(record).map_err(|e| InputError {
+                line: start
+                    + record[..e.valid_up_to()]
+                        .iter()
+                        .filter(|&&b| b == b'\n')
+                        .count() as u64,
+                column: None,
+                reason: "the line is not valid UTF-8".to_string(),
+            })?;
+            let unindented = record.trim_start();
+            if unindented.trim_end().is_empty() || unindented.starts_with('#') {
                 continue;
             }
             split_fields(record, fields).map_err(|reason| InputError {
@@ -263,6 +296,15 @@ impl<R: BufRead> RecordLines<R> {
             })?;
             return Ok(Some(start));
         }
+    }
+}
+
+/// `bytes` without a UTF-8 byte-order mark (as some spreadsheet programs write) when they are the
+/// input's first line.
+fn without_bom(bytes: &[u8], line: u64) -> &[u8] {
+    match bytes.strip_prefix(b"\xef\xbb\xbf") {
+        Some(rest) if line == 1 => rest,
+        _ => bytes,
     }
 }
 
@@ -307,14 +349,34 @@ fn split_fields(record: &str, fields: &mut Vec<String>) -> Result<(), String> {
 
 /// Parses one numeric field: a decimal or scientific number, surrounding spaces allowed;
 /// `inf`, `-inf` and `nan` are read as such (the domain check rejects them as arguments).
+///
+/// A number whose text lies beyond f64's range is an error, not a silent `inf` or `0`: `1e400`
+/// overflows, and `1e-400` (nonzero digits that round to zero) underflows. Decimals inside the
+/// range are rounded to the nearest f64 (subnormals included), which is what the oracle
+/// evaluates.
 pub fn parse_number(field: &str) -> Result<f64, String> {
     let trimmed = field.trim();
     if trimmed.is_empty() {
         return Err("the field is empty".to_string());
     }
-    trimmed
+    let value = trimmed
         .parse::<f64>()
-        .map_err(|_| format!("`{trimmed}` is not a number"))
+        .map_err(|_| format!("`{trimmed}` is not a number"))?;
+    let digits = trimmed.split(['e', 'E']).next().unwrap_or("");
+    let is_decimal = digits.bytes().any(|b| b.is_ascii_digit());
+    if value.is_infinite() && is_decimal {
+        return Err(format!(
+            "`{trimmed}` overflows f64 (the largest finite f64 is {:e})",
+            f64::MAX
+        ));
+    }
+    if value == 0.0 && digits.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
+        return Err(format!(
+            "`{trimmed}` underflows f64: it is nonzero but rounds to 0 (the smallest \
+             positive f64 is 5e-324); write 0 if 0 is meant"
+        ));
+    }
+    Ok(value)
 }
 
 /// The shortest decimal that parses back to exactly `x` (round to nearest), in plain notation
@@ -414,6 +476,79 @@ mod tests {
         assert_eq!(
             r.next_row().unwrap_err().to_string(),
             "line 4, column `y`: `x` is not a number"
+        );
+    }
+
+    #[test]
+    fn byte_order_mark_and_indented_comments_are_accepted() {
+        let mut r = reader(
+            "\u{feff}mu,sigma,y\n  # indented note\n\t# tab \"odd quote\n0,1,q\n",
+            Function::Ei,
+        )
+        .unwrap();
+        assert_eq!(r.headers(), ["mu", "sigma", "y"]);
+        assert_eq!(
+            r.next_row().unwrap_err().to_string(),
+            "line 4, column `y`: `q` is not a number"
+        );
+        // Only before the header: elsewhere the mark is part of a field.
+        let mut r = reader("mu,sigma,y\n\u{feff}0,1,0\n", Function::Ei).unwrap();
+        assert_eq!(
+            r.next_row().unwrap_err().to_string(),
+            "line 2, column `mu`: `\u{feff}0` is not a number"
+        );
+    }
+
+    #[test]
+    fn numbers_beyond_f64_are_named_not_rounded_away() {
+        assert_eq!(
+            parse_number("1e400").unwrap_err(),
+            "`1e400` overflows f64 (the largest finite f64 is 1.7976931348623157e308)"
+        );
+        assert!(parse_number("-1E400")
+            .unwrap_err()
+            .contains("overflows f64"));
+        assert_eq!(
+            parse_number(" 1e-400").unwrap_err(),
+            "`1e-400` underflows f64: it is nonzero but rounds to 0 (the smallest positive f64 \
+             is 5e-324); write 0 if 0 is meant"
+        );
+        assert!(parse_number("-2e-324")
+            .unwrap_err()
+            .contains("underflows f64"));
+        assert_eq!(parse_number("3e-324").unwrap(), 5e-324);
+        assert_eq!(parse_number("0e-400").unwrap(), 0.0);
+        assert_eq!(
+            parse_number("-0.000").unwrap().to_bits(),
+            (-0.0f64).to_bits()
+        );
+        assert_eq!(parse_number("-inf").unwrap(), f64::NEG_INFINITY);
+        assert_eq!(parse_number("1.7976931348623157e308").unwrap(), f64::MAX);
+    }
+
+    #[test]
+    fn a_record_spanning_lines_is_bounded_too() {
+        let mut text = String::from("id,mu,sigma,y\n\"");
+        for _ in 0..(MAX_RECORD_BYTES / 1000 + 1) {
+            text.push_str(&"x".repeat(999));
+            text.push('\n');
+        }
+        let mut r = reader(&text, Function::Ei).unwrap();
+        assert_eq!(
+            r.next_row().unwrap_err().to_string(),
+            "line 2: the record (a quoted field from line 2 on) is longer than 1 MiB, the limit \
+             of one record"
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_names_its_line() {
+        let input: &[u8] = b"mu,sigma,y\n0,1,0\n0,1,\xff\n";
+        let mut r = ArgumentReader::new(input, Function::Ei, &[], &[]).unwrap();
+        r.next_row().unwrap();
+        assert_eq!(
+            r.next_row().unwrap_err().to_string(),
+            "line 3: the line is not valid UTF-8"
         );
     }
 

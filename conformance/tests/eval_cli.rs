@@ -323,3 +323,58 @@ fn many_rows_stream_through() {
     assert_eq!(text.lines().count(), 20_001);
     assert!(text.lines().skip(1).all(|l| l.ends_with(",1")));
 }
+
+#[test]
+fn numbers_beyond_f64_are_reported_as_such() {
+    assert_fails(
+        "ei",
+        "mu,sigma,y\n1e400,1,0\n",
+        "line 2, column `mu`: `1e400` overflows f64 (the largest finite f64 is \
+         1.7976931348623157e308) (0 rows before it written)",
+        1,
+    );
+    assert_fails(
+        "pbgi",
+        "mu,sigma,cost\n0,1,1e-400\n",
+        "line 2, column `cost`: `1e-400` underflows f64: it is nonzero but rounds to 0 (the \
+         smallest positive f64 is 5e-324); write 0 if 0 is meant (0 rows before it written)",
+        1,
+    );
+    // Not silently evaluated at 0 while the output echoes 1e-400.
+    assert_fails(
+        "ei",
+        "mu,sigma,y\n0,1,0\n1e-400,1,0\n",
+        "line 3, column `mu`: `1e-400` underflows f64: it is nonzero but rounds to 0 (the \
+         smallest positive f64 is 5e-324); write 0 if 0 is meant (1 row before it written)",
+        2,
+    );
+}
+
+#[test]
+fn byte_order_mark_and_indented_comments_are_accepted() {
+    let out = pbgi(
+        &["eval", "ei"],
+        "\u{feff}mu,sigma,y\n   # an indented comment\n0,1,0\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = rows(&out);
+    assert_eq!(table[0], ["mu", "sigma", "y", "value", "lower", "upper"]);
+    assert!(same_f64(&table[1][3], "0.3989422804014327"), "{table:?}");
+    assert_eq!(table.len(), 2);
+}
+
+#[test]
+fn example_honours_the_fast_engine() {
+    let out = pbgi(&["eval", "--example", "--engine", "fast"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("value (pbgi-fast, f64)"), "{text}");
+    assert!(!text.contains("certified enclosure"), "{text}");
+    // pbgi-fast is within 4 ULP of MATH.md's EI(0,1;0) = 0.3989422804014327.
+    let line = text.lines().nth(1).unwrap();
+    let value: f64 = line.split_whitespace().last().unwrap().parse().unwrap();
+    assert!(
+        (value - 0.3989422804014327).abs() <= 4.0 * f64::EPSILON * 0.4,
+        "{line}"
+    );
+}

@@ -6,8 +6,8 @@
 //! for `x = -z > 1`, `Φ(-x)/h(-x) = (φ0 - p(x))/(x·p(x))` and `φ(x)/h(-x) = φ0/p(x)`.
 use crate::consts::FRAC_1_SQRT_2PI;
 use crate::ei::ei;
-use crate::gittins::{pbgi, standardized_index};
 use crate::log_ei::log_ei;
+use crate::pbgi::{pbgi, standardized_index};
 use crate::tail::p_tail;
 
 /// Value and gradient of EI or LogEI with respect to `μ` and `σ`.

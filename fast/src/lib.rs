@@ -18,11 +18,11 @@ mod consts;
 mod dd;
 mod domain;
 mod ei;
-mod gittins;
 mod gradients;
 mod h;
 mod log_ei;
 mod log_eipc;
+mod pbgi;
 mod pbgi_start_coeffs;
 mod scaled_h;
 mod schedule;
@@ -34,11 +34,11 @@ mod tail_coeffs;
 pub use bisection::pbgi_bisection100;
 pub use domain::DomainError;
 pub use ei::{ei, ei_slice};
-pub use gittins::{pbgi, pbgi_lognormal, pbgi_slice, pbgi_small_cost};
 pub use gradients::{ei_grad, log_ei_grad, pbgi_grad, EiGrad, PbgiGrad};
 pub use h::{h, ln_h};
 pub use log_ei::{log_ei, log_ei_slice};
 pub use log_eipc::{log_eipc, log_eipc_exp, log_eipc_inv, log_eipc_slice};
+pub use pbgi::{pbgi, pbgi_lognormal, pbgi_slice, pbgi_small_cost};
 pub use schedule::{budget_lambda, PbgiDSchedule};
 pub use stopping::{
     max_log_eipc, pbgi_gap, stop_by_log_eipc, stop_by_pbgi, Candidate, StoppingHelper,

@@ -1,7 +1,7 @@
 //! The PBGI/LogEIPC stopping rule [stopping paper, eqs. 6–10; MATH.md]: stop when
 //! `min PBGI ≥ y*`, equivalently `max LogEIPC(·, y*) ≤ 0`. Ties stop.
-use crate::gittins::pbgi;
 use crate::log_eipc::log_eipc;
+use crate::pbgi::pbgi;
 
 /// One candidate point: posterior `N(mu, sigma²)` and (scaled) cost `cost > 0`.
 #[derive(Clone, Copy, Debug, PartialEq)]

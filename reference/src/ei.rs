@@ -1,5 +1,5 @@
 //! Expected improvement `EI(μ, σ; y) = σ·h((y - μ)/σ)`, `max(y - μ, 0)` for `σ = 0`
-//! (MATH.md, "Expected improvement"), and `h` itself.
+//! (MATH.md, "Expected improvement").
 
 use crate::certify::{exact, ziv, Enclosure};
 use crate::gaussian::h_neg;
@@ -95,23 +95,4 @@ pub fn ei_with(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Result<Certified,
         let lower_open = iv.lo == d;
         Enclosure { iv, lower_open }
     })
-}
-
-/// `h(z) = z·Φ(z) + φ(z) = E[max(z - Z, 0)]` (MATH.md, "Gaussian building blocks"); equals
-/// `EI(0, 1; z)`.
-///
-/// # Domain
-/// `z` finite; NaN or ±inf is [`Error::InvalidInput`].
-///
-/// # Accuracy
-/// Certified enclosure, `value` correctly rounded (as [`ei`]). Asymptotic forms checked in
-/// `tests/asymptotic_tails.rs`, values against mpmath in `tests/mpmath_data.rs`.
-pub fn h(z: f64) -> Result<Certified, Error> {
-    h_with(z, &Accuracy::default())
-}
-
-/// [`h`] with an explicit precision policy.
-pub fn h_with(z: f64, acc: &Accuracy) -> Result<Certified, Error> {
-    let z = finite("z", z)?;
-    ei_with(0.0, 1.0, z, acc)
 }

@@ -38,18 +38,21 @@ pub use rug::Float;
 mod certify;
 mod ei;
 mod gaussian;
-mod gittins;
+mod h;
 mod input;
 mod interval;
 mod log_ei;
+mod log_eipc;
+mod pbgi;
 mod stopping;
 
-pub use ei::{ei, ei_with, h, h_with};
-pub use gittins::{pbgi, pbgi_lognormal, pbgi_lognormal_with, pbgi_with};
-pub use log_ei::{
-    ln_h, ln_h_with, log_ei, log_ei_with, log_eipc, log_eipc_exp, log_eipc_exp_with, log_eipc_inv,
-    log_eipc_inv_with, log_eipc_with,
+pub use ei::{ei, ei_with};
+pub use h::{h, h_with, ln_h, ln_h_with};
+pub use log_ei::{log_ei, log_ei_with};
+pub use log_eipc::{
+    log_eipc, log_eipc_exp, log_eipc_exp_with, log_eipc_inv, log_eipc_inv_with, log_eipc_with,
 };
+pub use pbgi::{pbgi, pbgi_lognormal, pbgi_lognormal_with, pbgi_with};
 pub use stopping::{stop_decision, StopDecision};
 
 /// A certified result: `lower ≤ exact ≤ upper`, `value = RNE(exact)`.

@@ -1,14 +1,13 @@
-//! `LogEI = ln EI` and `LogEIPC = ln EI - ln c` with known and log-normal costs
-//! (MATH.md, "Expected improvement" and "Unknown (log-normal) costs").
+//! `LogEI = ln EI` (MATH.md, "Expected improvement"), and the logarithmic enclosure shared
+//! with `ln h` and LogEIPC: `ln EI - ln c` with the cost divided out exactly where it can be.
 
 use crate::certify::{exact, ziv, Enclosure};
 use crate::ei::{distance, distance_bits, ei_enclosure, exact_difference, tail_enclosure};
 use crate::gaussian::ln_h_neg;
-use crate::input::{finite, non_negative, positive};
+use crate::input::{finite, non_negative};
 use crate::interval::{down, up, widen_exponent_range, Interval};
 use crate::{Accuracy, Certified, Error};
 use rug::Float;
-use std::cmp::Ordering;
 
 /// `ln EI` enclosed for `σ > 0`, `d = y - μ` exact. For `d ≤ 0` it is `ln σ + ln h(-x)`,
 /// evaluated in log space so it stays finite far below MPFR's (and f64's) range.
@@ -27,7 +26,7 @@ pub(crate) fn ln_ei_enclosure(d: &Float, sigma: &Float, p: u32) -> Interval {
 
 /// `ln EI - ln c` where `ln c` is given as an enclosure, or `ln(EI/c)` when EI and `c` are
 /// exact (`σ = 0`), so that an exact zero (`y - μ = c`) is found exactly.
-enum LnCost {
+pub(crate) enum LnCost {
     /// The cost itself, an exact f64.
     Exact(Float),
     /// `ln c` as an exact expression `m + k·s²/2` (`k = ±1`), enclosed at each precision.
@@ -81,7 +80,7 @@ fn ln_ratio(d: &Float, cost: &Option<LnCost>, p: u32) -> Interval {
 
 /// Enclosure of `ln EI - ln c` (`ln EI` without a cost) at working precision `p`; `d = y - μ`
 /// exact, `sigma` exact.
-fn log_enclosure(d: &Float, sigma: &Float, cost: &Option<LnCost>, p: u32) -> Enclosure {
+pub(crate) fn log_enclosure(d: &Float, sigma: &Float, cost: &Option<LnCost>, p: u32) -> Enclosure {
     let d_positive = d.is_sign_positive() && !d.is_zero();
     if sigma.is_zero() {
         if !d_positive {
@@ -115,7 +114,7 @@ fn log_enclosure(d: &Float, sigma: &Float, cost: &Option<LnCost>, p: u32) -> Enc
     }
 }
 
-fn log_ei_core(
+pub(crate) fn log_ei_core(
     function: &'static str,
     mu: f64,
     sigma: f64,
@@ -129,42 +128,7 @@ fn log_ei_core(
     ziv(function, acc, |p| log_enclosure(&d, &sigma, &cost, p))
 }
 
-/// Certified sign of `LogEIPC(μ, σ, y, c)` from its own enclosure (raising the precision until
-/// the enclosure is the point 0 or excludes 0, counting an open lower end at 0 as positive).
-/// Arguments already validated.
-pub(crate) fn log_eipc_sign(
-    mu: f64,
-    sigma: f64,
-    y: f64,
-    cost: f64,
-    acc: &Accuracy,
-) -> Result<Ordering, Error> {
-    widen_exponent_range();
-    let d = exact_difference(y, mu);
-    let (sigma, cost) = (exact(sigma), Some(LnCost::Exact(exact(cost))));
-    let mut p = acc.start_bits.max(32).min(acc.max_bits.max(32));
-    loop {
-        let e = log_enclosure(&d, &sigma, &cost, p);
-        if e.iv.lo > 0 || (e.iv.lo == 0 && e.lower_open && e.iv.hi > 0) {
-            return Ok(Ordering::Greater);
-        }
-        if e.iv.hi < 0 {
-            return Ok(Ordering::Less);
-        }
-        if e.iv.lo == 0 && e.iv.hi == 0 {
-            return Ok(Ordering::Equal);
-        }
-        if p >= acc.max_bits {
-            return Err(Error::PrecisionExhausted {
-                function: "stop_decision",
-                max_bits: acc.max_bits,
-            });
-        }
-        p = p.saturating_mul(2).min(acc.max_bits);
-    }
-}
-
-fn check_ei_args(mu: f64, sigma: f64, y: f64) -> Result<(), Error> {
+pub(crate) fn check_ei_args(mu: f64, sigma: f64, y: f64) -> Result<(), Error> {
     finite("mu", mu)?;
     non_negative("sigma", sigma)?;
     finite("y", y)?;
@@ -187,125 +151,4 @@ pub fn log_ei(mu: f64, sigma: f64, y: f64) -> Result<Certified, Error> {
 pub fn log_ei_with(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Result<Certified, Error> {
     check_ei_args(mu, sigma, y)?;
     log_ei_core("log_ei", mu, sigma, y, None, acc)
-}
-
-/// `ln h(z)`, `h(z) = z·Φ(z) + φ(z)` (MATH.md, "Gaussian building blocks"); equals
-/// `LogEI(0, 1; z)`.
-///
-/// # Domain
-/// `z` finite (else [`Error::InvalidInput`] for `"z"`); the result is finite for every finite
-/// `z` (`ln h(z) ≈ -z²/2` as `z → -∞`), and rounds to `-inf` in f64 only below `-1.8e308`.
-///
-/// # Accuracy
-/// Certified enclosure, `value` correctly rounded; tails in `tests/asymptotic_tails.rs`,
-/// values against mpmath in `tests/mpmath_data.rs`.
-pub fn ln_h(z: f64) -> Result<Certified, Error> {
-    ln_h_with(z, &Accuracy::default())
-}
-
-/// [`ln_h`] with an explicit precision policy.
-pub fn ln_h_with(z: f64, acc: &Accuracy) -> Result<Certified, Error> {
-    finite("z", z)?;
-    log_ei_core("ln_h", 0.0, 1.0, z, None, acc)
-}
-
-/// `LogEIPC(μ, σ, y, c) = ln EI(μ, σ; y) - ln c` [stopping paper, eq. 4].
-///
-/// # Domain
-/// As [`log_ei`], and `cost > 0` finite. `-inf` where `EI = 0`. With `σ = 0` and `y - μ = c`
-/// the result is exactly `0`.
-///
-/// # Accuracy
-/// Certified enclosure, `value` correctly rounded; against mpmath in `tests/mpmath_data.rs`.
-pub fn log_eipc(mu: f64, sigma: f64, y: f64, cost: f64) -> Result<Certified, Error> {
-    log_eipc_with(mu, sigma, y, cost, &Accuracy::default())
-}
-
-/// [`log_eipc`] with an explicit precision policy.
-pub fn log_eipc_with(
-    mu: f64,
-    sigma: f64,
-    y: f64,
-    cost: f64,
-    acc: &Accuracy,
-) -> Result<Certified, Error> {
-    check_ei_args(mu, sigma, y)?;
-    positive("cost", cost)?;
-    log_ei_core(
-        "log_eipc",
-        mu,
-        sigma,
-        y,
-        Some(LnCost::Exact(exact(cost))),
-        acc,
-    )
-}
-
-/// LogEIPC-inv: `ln EI - ln c̃` with `c̃ = E[1/c]⁻¹ = exp(m - s²/2)` for `ln c ~ N(m, s²)`
-/// [stopping paper, eq. 13]. `ln c̃ = m - s²/2` is enclosed directly, never rounded to f64.
-///
-/// # Domain
-/// As [`log_ei`]; `m` finite, `s ≥ 0` finite.
-///
-/// # Accuracy
-/// Certified enclosure, `value` correctly rounded; against mpmath in `tests/mpmath_data.rs`,
-/// exact cases (`m = s = 0`, `m - s²/2 = 0`) in `tests/exact_cases.rs`.
-pub fn log_eipc_inv(mu: f64, sigma: f64, y: f64, m: f64, s: f64) -> Result<Certified, Error> {
-    log_eipc_inv_with(mu, sigma, y, m, s, &Accuracy::default())
-}
-
-/// [`log_eipc_inv`] with an explicit precision policy.
-pub fn log_eipc_inv_with(
-    mu: f64,
-    sigma: f64,
-    y: f64,
-    m: f64,
-    s: f64,
-    acc: &Accuracy,
-) -> Result<Certified, Error> {
-    check_ei_args(mu, sigma, y)?;
-    finite("m", m)?;
-    non_negative("s", s)?;
-    log_ei_core(
-        "log_eipc_inv",
-        mu,
-        sigma,
-        y,
-        Some(LnCost::LogNormal { m, s, sign: -1 }),
-        acc,
-    )
-}
-
-/// LogEIPC-exp: `ln EI - ln E[c]`, `E[c] = exp(m + s²/2)` for `ln c ~ N(m, s²)`
-/// [stopping paper, eq. 14]. The form for which the stopping rule matches PBGI.
-///
-/// # Domain
-/// As [`log_ei`]; `m` finite, `s ≥ 0` finite.
-///
-/// # Accuracy
-/// Certified enclosure, `value` correctly rounded; against mpmath in `tests/mpmath_data.rs`.
-pub fn log_eipc_exp(mu: f64, sigma: f64, y: f64, m: f64, s: f64) -> Result<Certified, Error> {
-    log_eipc_exp_with(mu, sigma, y, m, s, &Accuracy::default())
-}
-
-/// [`log_eipc_exp`] with an explicit precision policy.
-pub fn log_eipc_exp_with(
-    mu: f64,
-    sigma: f64,
-    y: f64,
-    m: f64,
-    s: f64,
-    acc: &Accuracy,
-) -> Result<Certified, Error> {
-    check_ei_args(mu, sigma, y)?;
-    finite("m", m)?;
-    non_negative("s", s)?;
-    log_ei_core(
-        "log_eipc_exp",
-        mu,
-        sigma,
-        y,
-        Some(LnCost::LogNormal { m, s, sign: 1 }),
-        acc,
-    )
 }

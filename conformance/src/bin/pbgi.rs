@@ -1,6 +1,6 @@
 //! `pbgi`: the project's command-line tool. Each subcommand lives in `pbgi_conformance::cli::*`.
 use clap::{Parser, Subcommand};
-use pbgi_conformance::cli;
+use pbgi_conformance::cli::{self, io};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -32,9 +32,14 @@ enum Command {
     Experiment(cli::experiment::Args),
 }
 
+/// Parses the command line and runs the subcommand. Never panics on any input or output: every
+/// failure is a one-line message and an exit status (`pbgi_conformance::cli::io` lists them).
 fn main() -> ExitCode {
-    let parsed = Cli::parse();
-    let outcome = match parsed.command {
+    let parsed = match Cli::try_parse() {
+        Ok(parsed) => parsed,
+        Err(usage) => return usage_exit(&usage),
+    };
+    let outcome = io::check_stdout_open().and_then(|()| match parsed.command {
         Command::Eval(a) => cli::eval::run(a),
         Command::Check(a) => cli::check::run(a),
         Command::Conformance(a) => cli::conformance::run(a),
@@ -42,12 +47,24 @@ fn main() -> ExitCode {
         Command::Pandora(a) => cli::pandora::run(a),
         Command::Validate(a) => cli::validate::run(a),
         Command::Experiment(a) => cli::experiment::run(a),
-    };
+    });
     match outcome {
         Ok(code) => code,
-        Err(message) => {
-            eprintln!("pbgi: error: {message}");
-            ExitCode::from(2)
+        Err(error) => error.report(),
+    }
+}
+
+/// Help and version go to standard output (status 0), usage errors to standard error (status 2),
+/// through the same error handling as everything else.
+fn usage_exit(usage: &clap::Error) -> ExitCode {
+    let text = usage.render().to_string();
+    if usage.use_stderr() {
+        let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), text.as_bytes());
+        ExitCode::from(io::EXIT_ERROR)
+    } else {
+        match io::print(&text) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => error.report(),
         }
     }
 }

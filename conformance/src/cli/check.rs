@@ -11,6 +11,7 @@
 //! decimal and hex bits, so they can be reproduced exactly) and the errors by region of `z`.
 //! Exit status: 0 when every error is within `--max-ulp` (or no bound is given), 1 when the bound
 //! is exceeded, 2 when the file cannot be read (the message names line, column and reason).
+use super::io;
 use super::CliResult;
 use crate::csv_io::{format_hex_bits, format_shortest, ArgumentReader};
 use crate::error_stats::{format_ulps, ErrorSummary};
@@ -52,7 +53,7 @@ pub fn run(args: Args) -> CliResult {
         args.max_ulp,
         args.worst,
     )?;
-    print!("{}", report.text);
+    io::print(&report.text)?;
     Ok(if report.passed {
         ExitCode::SUCCESS
     } else {

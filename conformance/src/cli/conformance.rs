@@ -7,10 +7,12 @@
 //! With the default sizes the table is the one kept as the snapshot
 //! `conformance/tests/snapshots/fast_vs_reference__conformance_table.snap`. Exit status 1 when
 //! any cell exceeds its bound in `conformance/src/tolerances.rs`.
+use super::io;
 use super::CliResult;
 use crate::cross_check;
 use crate::function::Function;
 use crate::ulp::measure_description;
+use std::fmt::Write as _;
 use std::process::ExitCode;
 
 /// Arguments of `pbgi conformance`.
@@ -54,35 +56,46 @@ pub fn run(args: Args) -> CliResult {
         cells.extend(measured);
         failures.extend(failed);
     }
-    println!("pbgi-fast against pbgi-reference (correctly rounded f64), by region of z");
-    println!("(pbgi: u = (g - mu)/sigma). Error measures:");
+    let mut text = String::new();
+    let w = &mut text;
+    let _ = writeln!(
+        w,
+        "pbgi-fast against pbgi-reference (correctly rounded f64), by region of z"
+    );
+    let _ = writeln!(w, "(pbgi: u = (g - mu)/sigma). Error measures:");
     let mut seen = Vec::new();
     for cell in &cells {
         if !seen.contains(&cell.function) {
             seen.push(cell.function);
-            println!(
+            let _ = writeln!(
+                w,
                 "  {:<9} {}",
                 cell.function.cli_name(),
                 measure_description(cell.function)
             );
         }
     }
-    println!();
-    print!("{}", cross_check::render(&cells));
+    let _ = writeln!(w);
+    w.push_str(&cross_check::render(&cells));
     if !failures.is_empty() {
-        println!(
+        let _ = writeln!(
+            w,
             "\nthe reference gave no consistent answer for {} input(s) (not in the table):\n{}",
             failures.len(),
             cross_check::render_failures(&failures)
         );
     }
     let failing: Vec<_> = cells.iter().filter(|c| !c.passes()).collect();
-    if failing.is_empty() && failures.is_empty() {
-        println!("\nevery cell within its bound (conformance/src/tolerances.rs)");
-        Ok(ExitCode::SUCCESS)
+    let code = if failing.is_empty() && failures.is_empty() {
+        let _ = writeln!(
+            w,
+            "\nevery cell within its bound (conformance/src/tolerances.rs)"
+        );
+        ExitCode::SUCCESS
     } else {
         for cell in &failing {
-            println!(
+            let _ = writeln!(
+                w,
                 "FAILED: {} in {}: max {} ULP > bound {} ({})",
                 cell.function.cli_name(),
                 cell.region.label(),
@@ -91,6 +104,8 @@ pub fn run(args: Args) -> CliResult {
                 cell.tolerance.reason
             );
         }
-        Ok(ExitCode::from(1))
-    }
+        ExitCode::from(1)
+    };
+    io::print(&text)?;
+    Ok(code)
 }

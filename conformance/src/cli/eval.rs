@@ -20,6 +20,7 @@
 //!   is ever written in part.
 //! - Streaming: one row in memory at a time; output is buffered (8 KiB) and flushed at the end or
 //!   on error.
+use super::io::{self, CliError};
 use super::CliResult;
 use crate::csv_io::{format_shortest, ArgumentReader, InputError};
 use crate::decimal::{self, DIGITS};
@@ -39,48 +40,46 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Engine::Reference)]
     pub engine: Engine,
     /// Print a small table of well-known values (MATH.md's sanity values and tail cases) instead
-    /// of reading standard input.
+    /// of reading standard input, from the engine chosen with --engine.
     #[arg(long, conflicts_with = "function")]
     pub example: bool,
 }
 
 /// Runs `pbgi eval`.
 pub fn run(args: Args) -> CliResult {
-    if args.example {
-        print!("{}", example_table()?);
+    let Some(function) = args.function.filter(|_| !args.example) else {
+        io::print(&example_table(args.engine)?)?;
         return Ok(ExitCode::SUCCESS);
-    }
-    let function = args
-        .function
-        .expect("clap requires FUNCTION without --example");
-    let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
-    eval_stream(function, args.engine, stdin.lock(), stdout.lock())?;
+    };
+    let mut stdout = io::Stdout::lock();
+    eval_stream(function, args.engine, std::io::stdin().lock(), &mut stdout)?;
+    stdout.finish()?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// Evaluates every row of `input` and writes the output CSV to `output`; returns the number of
 /// rows written. On a bad row, everything before it is written and flushed, and the error names
-/// the row's line, the column and the reason.
+/// the row's line, the column and the reason. A write error on `output` is reported as a write
+/// error on standard output ([`io::stdout_error`]).
 pub fn eval_stream(
     function: Function,
     engine: Engine,
     input: impl BufRead,
     output: impl Write,
-) -> Result<u64, String> {
+) -> Result<u64, CliError> {
     let appended: &[&str] = match engine {
         Engine::Reference => &["value", "lower", "upper"],
         Engine::Fast => &["value"],
     };
-    let mut reader =
-        ArgumentReader::new(input, function, &[], appended).map_err(|e| e.to_string())?;
+    let mut reader = ArgumentReader::new(input, function, &[], appended)
+        .map_err(|e| CliError::Message(e.to_string()))?;
     let mut writer = csv::WriterBuilder::new().from_writer(output);
     let header = reader
         .headers()
         .iter()
         .map(String::as_str)
         .chain(appended.iter().copied());
-    writer.write_record(header).map_err(write_error)?;
+    writer.write_record(header).map_err(io::csv_stdout_error)?;
     let mut rows = 0u64;
     loop {
         let outcome = reader.next_row().and_then(|row| match row {
@@ -103,19 +102,19 @@ pub fn eval_stream(
                     .iter()
                     .map(String::as_str)
                     .chain(results.iter().map(String::as_str));
-                writer.write_record(fields).map_err(write_error)?;
+                writer.write_record(fields).map_err(io::csv_stdout_error)?;
                 rows += 1;
             }
             Err(error) => {
-                writer.flush().map_err(|e| write_error(e.into()))?;
-                return Err(format!(
+                writer.flush().map_err(io::stdout_error)?;
+                return Err(CliError::Message(format!(
                     "{error} ({rows} row{} before it written)",
                     if rows == 1 { "" } else { "s" }
-                ));
+                )));
             }
         }
     }
-    writer.flush().map_err(|e| write_error(e.into()))?;
+    writer.flush().map_err(io::stdout_error)?;
     Ok(rows)
 }
 
@@ -145,13 +144,10 @@ fn evaluate(
     }
 }
 
-fn write_error(error: csv::Error) -> String {
-    format!("could not write the output: {error}")
-}
-
-/// The built-in example: MATH.md's public sanity values and a few tail cases, evaluated by the
-/// reference, as an aligned table.
-pub fn example_table() -> Result<String, String> {
+/// The built-in example: MATH.md's public sanity values and a few tail cases, as an aligned
+/// table. With the reference engine each value comes with its certified enclosure; with the fast
+/// engine the table shows pbgi-fast's f64 values.
+pub fn example_table(engine: Engine) -> Result<String, String> {
     let rows: [(Function, &[f64]); 9] = [
         (Function::Ei, &[0.0, 1.0, 0.0]),
         (Function::Ei, &[0.0, 1.0, 1.0]),
@@ -163,14 +159,16 @@ pub fn example_table() -> Result<String, String> {
         (Function::Pbgi, &[0.0, 0.0, 0.25]),
         (Function::LogEipc, &[0.0, 1.0, 0.0, 0.1]),
     ];
-    let mut table = vec![vec![
-        "function".to_string(),
-        "arguments".to_string(),
-        "value (correctly rounded f64)".to_string(),
-        format!("certified enclosure ({DIGITS} digits)"),
-    ]];
+    let mut header = vec!["function".to_string(), "arguments".to_string()];
+    match engine {
+        Engine::Reference => {
+            header.push("value (correctly rounded f64)".to_string());
+            header.push(format!("certified enclosure ({DIGITS} digits)"));
+        }
+        Engine::Fast => header.push("value (pbgi-fast, f64)".to_string()),
+    }
+    let mut table = vec![header];
     for (function, args) in rows {
-        let certified = oracle::reference(function, args).map_err(|e| e.message)?;
         let arguments = function
             .input_columns()
             .iter()
@@ -178,16 +176,20 @@ pub fn example_table() -> Result<String, String> {
             .map(|(name, value)| format!("{name}={}", format_shortest(*value)))
             .collect::<Vec<_>>()
             .join(" ");
-        table.push(vec![
-            function.cli_name().to_string(),
-            arguments,
-            format_shortest(certified.value),
-            format!(
-                "[{}, {}]",
-                decimal::lower(&certified, DIGITS),
-                decimal::upper(&certified, DIGITS)
-            ),
-        ]);
+        let mut line = vec![function.cli_name().to_string(), arguments];
+        match engine {
+            Engine::Reference => {
+                let certified = oracle::reference(function, args).map_err(|e| e.message)?;
+                line.push(format_shortest(certified.value));
+                line.push(format!(
+                    "[{}, {}]",
+                    decimal::lower(&certified, DIGITS),
+                    decimal::upper(&certified, DIGITS)
+                ));
+            }
+            Engine::Fast => line.push(format_shortest(oracle::fast(function, args))),
+        }
+        table.push(line);
     }
     Ok(text_table::render(&table))
 }

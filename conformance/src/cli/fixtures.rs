@@ -6,7 +6,9 @@
 //! ```
 //!
 //! `--verify` exits with status 1 and names the first differing line when a checked-in file
-//! differs from what the reference produces now.
+//! differs from what the reference produces now. `--write` replaces each file atomically (a file
+//! is either the old or the complete new one).
+use super::io;
 use super::CliResult;
 use crate::fixtures_gen;
 use crate::function::Function;
@@ -29,35 +31,38 @@ pub struct Args {
 
 /// Runs `pbgi fixtures`.
 pub fn run(args: Args) -> CliResult {
+    let mut out = io::Stdout::lock();
     if args.write {
-        std::fs::create_dir_all(&args.dir)
-            .map_err(|e| format!("cannot create {}: {e}", args.dir.display()))?;
+        io::ensure_writable_dir(&args.dir)?;
         for function in Function::ALL {
             let path = args.dir.join(fixtures_gen::file_name(function));
             let text = fixtures_gen::generate(function)?;
-            std::fs::write(&path, &text)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            println!(
-                "wrote {} ({} rows)",
+            io::write_atomic(&path, text.as_bytes())?;
+            out.print(&format!(
+                "wrote {} ({} rows)\n",
                 path.display(),
                 text.lines().filter(|l| !l.starts_with('#')).count() - 1
-            );
+            ))?;
+            out.flush()?;
         }
+        out.finish()?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut all_match = true;
     for function in Function::ALL {
         match fixtures_gen::difference(function, &args.dir)? {
-            None => println!(
-                "{}: matches the reference",
+            None => out.print(&format!(
+                "{}: matches the reference\n",
                 args.dir.join(fixtures_gen::file_name(function)).display()
-            ),
+            ))?,
             Some(message) => {
-                println!("{message}");
+                out.print(&format!("{message}\n"))?;
                 all_match = false;
             }
         }
+        out.flush()?;
     }
+    out.finish()?;
     Ok(if all_match {
         ExitCode::SUCCESS
     } else {

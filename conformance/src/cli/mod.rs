@@ -1,12 +1,14 @@
 //! Subcommands of the `pbgi` tool, one module each. Every `run` returns the process exit code,
-//! or an error message (printed as `pbgi: error: ...`, exit status 2).
+//! or a [`io::CliError`] (a message printed as `pbgi: error: ...` with exit status 2, or a quiet
+//! stop when standard output's reader went away). Output goes through [`io`], never `println!`.
 pub mod check;
 pub mod conformance;
 pub mod eval;
 pub mod experiment;
 pub mod fixtures;
+pub mod io;
 pub mod pandora;
 pub mod validate;
 
 /// Result of a subcommand.
-pub type CliResult = Result<std::process::ExitCode, String>;
+pub type CliResult = Result<std::process::ExitCode, io::CliError>;

@@ -1,0 +1,436 @@
+//! Input and output of the `pbgi` tool, shared by every subcommand, so that nothing is lost,
+//! half-written or allowed to grow without bound.
+//!
+//! - **Standard output.** Rust ignores `SIGPIPE`, so a write to a closed pipe returns `EPIPE`
+//!   (and `println!` panics on it). Subcommands write through [`print`] / [`Stdout`] instead:
+//!   `EPIPE` becomes [`CliError::BrokenPipe`] (the tool ends quietly with status
+//!   [`EXIT_BROKEN_PIPE`], as a shell reports a tool killed by `SIGPIPE`, so
+//!   `pbgi eval … | head -1` ends without a message), any other write error (`ENOSPC` on
+//!   `/dev/full`, ...) a one-line error with status [`EXIT_ERROR`]. A standard output that was
+//!   closed when the tool started is an error too ([`check_stdout_open`]): the Rust runtime
+//!   would otherwise reopen it on `/dev/null` and the results would vanish with status 0.
+//! - **Result files** are written with [`write_atomic`] (a temporary file in the same directory,
+//!   then a rename): a reader sees the old file or the complete new one, never a part.
+//!   [`ensure_writable_dir`] checks an output directory before a long run starts.
+//! - **Input bounds.** One line or CSV record is at most [`MAX_RECORD_BYTES`] (1 MiB)
+//!   ([`read_line_capped`]); a whole configuration or instance file at most [`MAX_FILE_BYTES`]
+//!   (16 MiB) ([`read_text_file`]). Beyond them the tool stops with a message naming the file
+//!   and line, instead of reading `/dev/zero` into memory.
+//!
+//! Exit statuses of every subcommand: 0 success; 1 a verdict failed (a bound exceeded, a file
+//! differs); [`EXIT_ERROR`] (2) the run could not be completed (bad input, unreadable or
+//! unwritable file, usage error); [`EXIT_BROKEN_PIPE`] (141) the reader of standard output went
+//! away.
+use std::fmt;
+use std::io::{self, BufRead, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The longest line, or CSV record (which may span lines inside quotes), read from any input:
+/// 1 MiB. Real rows are well under 1 KiB; the bound keeps memory flat on any input.
+pub const MAX_RECORD_BYTES: usize = 1 << 20;
+
+/// The largest configuration or instance file (TOML, JSON) read as a whole: 16 MiB.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Exit status of a run that could not be completed (the message says why).
+pub const EXIT_ERROR: u8 = 2;
+
+/// Exit status when the reader of standard output went away (`EPIPE`): 128 + `SIGPIPE`, what a
+/// shell reports for a tool that `SIGPIPE` ended. Nothing is printed.
+pub const EXIT_BROKEN_PIPE: u8 = 141;
+
+/// Why a subcommand stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CliError {
+    /// A message for the user, printed as `pbgi: error: <message>` (exit status 2).
+    Message(String),
+    /// Standard output's reader went away: stop quietly (exit status 141).
+    BrokenPipe,
+}
+
+impl CliError {
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            CliError::Message(_) => ExitCode::from(EXIT_ERROR),
+            CliError::BrokenPipe => ExitCode::from(EXIT_BROKEN_PIPE),
+        }
+    }
+
+    /// Reports the error on standard error (nothing for [`CliError::BrokenPipe`]) and returns the
+    /// exit code. Never panics: a failing standard error is ignored, there is nowhere left to
+    /// report it.
+    pub fn report(&self) -> ExitCode {
+        if let CliError::Message(message) = self {
+            let _ = writeln!(io::stderr().lock(), "pbgi: error: {message}");
+        }
+        self.exit_code()
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Message(message) => f.write_str(message),
+            CliError::BrokenPipe => f.write_str("standard output was closed by its reader"),
+        }
+    }
+}
+
+impl From<String> for CliError {
+    fn from(message: String) -> Self {
+        CliError::Message(message)
+    }
+}
+
+impl From<&str> for CliError {
+    fn from(message: &str) -> Self {
+        CliError::Message(message.to_string())
+    }
+}
+
+/// A write error on standard output as a [`CliError`]: `EPIPE` is [`CliError::BrokenPipe`],
+/// anything else a message.
+pub fn stdout_error(error: io::Error) -> CliError {
+    if error.kind() == io::ErrorKind::BrokenPipe {
+        CliError::BrokenPipe
+    } else {
+        CliError::Message(format!("cannot write to standard output: {error}"))
+    }
+}
+
+/// A `csv` writer's error on standard output, classified as [`stdout_error`].
+pub fn csv_stdout_error(error: csv::Error) -> CliError {
+    match error.into_kind() {
+        csv::ErrorKind::Io(error) => stdout_error(error),
+        other => CliError::Message(format!("cannot write to standard output: {other:?}")),
+    }
+}
+
+/// Fails when standard output was closed when the tool started (`pbgi eval ei >&-`).
+///
+/// The Rust runtime reopens a closed standard output on `/dev/null` for reading *and* writing
+/// before `main`; a shell's `> /dev/null` opens it for writing only. So standard output on
+/// `/dev/null` opened read-write means it was closed. (Checked on Linux through `/proc`; on other
+/// systems this check is skipped.)
+pub fn check_stdout_open() -> Result<(), CliError> {
+    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
+        return Ok(());
+    };
+    let read_write = info
+        .lines()
+        .find_map(|line| line.strip_prefix("flags:"))
+        .and_then(|flags| u32::from_str_radix(flags.trim(), 8).ok())
+        .is_some_and(|flags| flags & 0o3 == 0o2);
+    let on_dev_null =
+        std::fs::read_link("/proc/self/fd/1").is_ok_and(|p| p == Path::new("/dev/null"));
+    if read_write && on_dev_null {
+        Err(CliError::Message(
+            "standard output is closed; redirect it (to /dev/null to discard the results)"
+                .to_string(),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// Buffered standard output whose errors are [`CliError`]s. Dropping it without
+/// [`Stdout::finish`] may lose the buffered text: always finish.
+pub struct Stdout {
+    inner: io::BufWriter<io::StdoutLock<'static>>,
+}
+
+impl Stdout {
+    /// Locks standard output for the rest of the run.
+    pub fn lock() -> Self {
+        Stdout {
+            inner: io::BufWriter::with_capacity(64 * 1024, io::stdout().lock()),
+        }
+    }
+
+    /// Writes `text`.
+    pub fn print(&mut self, text: &str) -> Result<(), CliError> {
+        self.inner.write_all(text.as_bytes()).map_err(stdout_error)
+    }
+
+    /// Flushes everything written so far to the operating system.
+    pub fn flush(&mut self) -> Result<(), CliError> {
+        self.inner.flush().map_err(stdout_error)
+    }
+
+    /// Flushes and releases standard output.
+    pub fn finish(mut self) -> Result<(), CliError> {
+        self.flush()
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Writes `text` to standard output and flushes it.
+pub fn print(text: &str) -> Result<(), CliError> {
+    let mut out = Stdout::lock();
+    out.print(text)?;
+    out.finish()
+}
+
+/// Writes `contents` to `path` atomically: into a temporary file in the same directory (so the
+/// rename cannot cross file systems), flushed to disk, then renamed over `path`. On any failure
+/// the temporary file is removed and `path` is untouched. The error names the path.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
+    let temporary = temporary_sibling(path);
+    let written = std::fs::File::create(&temporary).and_then(|mut file| {
+        file.write_all(contents)?;
+        file.sync_all()
+    });
+    let renamed = written.and_then(|()| std::fs::rename(&temporary, path));
+    renamed.map_err(|e| {
+        let _ = std::fs::remove_file(&temporary);
+        format!("cannot write {}: {e}", path.display())
+    })
+}
+
+/// `dir/.name.tmp-<pid>`: hidden, unique to this process, beside `path`.
+fn temporary_sibling(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy());
+    path.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
+}
+
+/// Creates `dir` (and its parents) if missing and checks that a file can be created in it, so
+/// that a long run does not discover an unwritable output directory at the end.
+pub fn ensure_writable_dir(dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("cannot create the output directory {}: {e}", dir.display()))?;
+    let probe = dir.join(format!(".pbgi-write-test-{}", std::process::id()));
+    std::fs::File::create(&probe)
+        .and_then(|mut file| file.write_all(b"ok"))
+        .map_err(|e| {
+            format!(
+                "cannot write in the output directory {}: {e}",
+                dir.display()
+            )
+        })?;
+    std::fs::remove_file(&probe).map_err(|e| {
+        format!(
+            "cannot write in the output directory {}: {e}",
+            dir.display()
+        )
+    })
+}
+
+/// Reads a whole text file of at most [`MAX_FILE_BYTES`] bytes. Errors name the file, and the
+/// line of the first invalid UTF-8 byte. A leading UTF-8 byte-order mark is dropped.
+pub fn read_text_file(path: &Path) -> Result<String, String> {
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "{}: the file is larger than {} MiB, the limit for configuration and instance files",
+            path.display(),
+            MAX_FILE_BYTES >> 20
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();
+        format!("{}: line {line} is not valid UTF-8", path.display())
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
+/// The outcome of [`read_line_capped`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineRead {
+    /// A line was read (with its `\n`, unless it is the last line and has none).
+    Line,
+    /// The input is at its end; nothing was read.
+    End,
+    /// The line is longer than the limit; the bytes read so far are in the buffer and the rest of
+    /// the line is unread. Stop reading this input.
+    TooLong,
+}
+
+/// Appends the next line of `input`, through its `\n`, to `line`, unless `line` would exceed
+/// `limit` bytes (counting what it already holds, so a caller can bound a record that spans
+/// lines). Reads no further than `limit + 1` bytes into memory.
+pub fn read_line_capped<R: BufRead + ?Sized>(
+    input: &mut R,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> io::Result<LineRead> {
+    let start = line.len();
+    loop {
+        let available = match input.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(if line.len() == start {
+                LineRead::End
+            } else {
+                LineRead::Line
+            });
+        }
+        let newline = available.iter().position(|&b| b == b'\n');
+        let take = newline.map_or(available.len(), |at| at + 1);
+        // The line end itself does not count towards the limit.
+        let content = take - usize::from(newline.is_some());
+        if line.len() + content > limit {
+            let room = limit.saturating_sub(line.len());
+            line.extend_from_slice(&available[..room]);
+            input.consume(room);
+            return Ok(LineRead::TooLong);
+        }
+        line.extend_from_slice(&available[..take]);
+        input.consume(take);
+        if newline.is_some() {
+            return Ok(LineRead::Line);
+        }
+    }
+}
+
+/// `bytes` as a size for messages: `1 MiB`, `16 MiB`, or bytes.
+pub fn describe_size(bytes: usize) -> String {
+    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_read_whole_up_to_the_limit() {
+        let mut input: &[u8] = b"abc\nde\r\nlast";
+        let mut line = Vec::new();
+        assert_eq!(
+            read_line_capped(&mut input, &mut line, 3).unwrap(),
+            LineRead::Line
+        );
+        assert_eq!(line, b"abc\n");
+        line.clear();
+        assert_eq!(
+            read_line_capped(&mut input, &mut line, 3).unwrap(),
+            LineRead::Line
+        );
+        assert_eq!(line, b"de\r\n");
+        line.clear();
+        assert_eq!(
+            read_line_capped(&mut input, &mut line, 4).unwrap(),
+            LineRead::Line
+        );
+        assert_eq!(line, b"last");
+        line.clear();
+        assert_eq!(
+            read_line_capped(&mut input, &mut line, 4).unwrap(),
+            LineRead::End
+        );
+    }
+
+    #[test]
+    fn a_long_line_stops_at_the_limit() {
+        // Through a small buffer, so the line arrives in pieces.
+        let text = vec![b'x'; 100];
+        let mut input = io::BufReader::with_capacity(7, &text[..]);
+        let mut line = b"12345".to_vec();
+        assert_eq!(
+            read_line_capped(&mut input, &mut line, 50).unwrap(),
+            LineRead::TooLong
+        );
+        assert_eq!(line.len(), 50);
+    }
+
+    #[test]
+    fn endless_input_is_bounded() {
+        let mut zeros = io::BufReader::new(io::repeat(0));
+        let mut line = Vec::new();
+        assert_eq!(
+            read_line_capped(&mut zeros, &mut line, MAX_RECORD_BYTES).unwrap(),
+            LineRead::TooLong
+        );
+        assert_eq!(line.len(), MAX_RECORD_BYTES);
+    }
+
+    #[test]
+    fn atomic_writes_replace_whole_files_and_leave_no_temporary() {
+        let dir = std::env::temp_dir().join(format!("pbgi-io-atomic-{}", std::process::id()));
+        ensure_writable_dir(&dir).unwrap();
+        let path = dir.join("result.csv");
+        write_atomic(&path, b"old\n").unwrap();
+        write_atomic(&path, b"new\n").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new\n");
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["result.csv"]);
+        let missing = dir.join("no-such-dir").join("x.csv");
+        assert!(write_atomic(&missing, b"x")
+            .unwrap_err()
+            .starts_with(&format!("cannot write {}", missing.display())));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_unwritable_directory_is_found_before_the_work() {
+        let file = std::env::temp_dir().join(format!("pbgi-io-file-{}", std::process::id()));
+        std::fs::write(&file, "a file, not a directory").unwrap();
+        let message = ensure_writable_dir(&file.join("out")).unwrap_err();
+        assert!(
+            message.starts_with("cannot create the output directory"),
+            "{message}"
+        );
+        std::fs::remove_file(&file).unwrap();
+    }
+
+    #[test]
+    fn text_files_are_bounded_and_name_the_bad_line() {
+        let dir = std::env::temp_dir().join(format!("pbgi-io-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("c.toml");
+        std::fs::write(&path, b"\xef\xbb\xbfa = 1\nb = \"\xff\"\n").unwrap();
+        assert_eq!(
+            read_text_file(&path).unwrap_err(),
+            format!("{}: line 2 is not valid UTF-8", path.display())
+        );
+        std::fs::write(&path, "\u{feff}a = 1\n").unwrap();
+        assert_eq!(read_text_file(&path).unwrap(), "a = 1\n");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn broken_pipe_is_quiet_and_other_write_errors_are_messages() {
+        assert_eq!(
+            stdout_error(io::Error::from(io::ErrorKind::BrokenPipe)),
+            CliError::BrokenPipe
+        );
+        let full = stdout_error(io::Error::from_raw_os_error(28));
+        assert!(
+            matches!(&full, CliError::Message(m) if m.starts_with("cannot write to standard output: ")),
+            "{full:?}"
+        );
+        assert_eq!(describe_size(MAX_RECORD_BYTES), "1 MiB");
+        assert_eq!(describe_size(100), "100 bytes");
+    }
+}

@@ -1,0 +1,46 @@
+//! The Gaussian building block `h(z) = z·Φ(z) + φ(z)` and its logarithm (MATH.md, "Gaussian
+//! building blocks"), as the special cases `EI(0, 1; z)` and `LogEI(0, 1; z)`.
+
+use crate::ei::ei_with;
+use crate::input::finite;
+use crate::log_ei::log_ei_core;
+use crate::{Accuracy, Certified, Error};
+
+/// `h(z) = z·Φ(z) + φ(z) = E[max(z - Z, 0)]` (MATH.md, "Gaussian building blocks"); equals
+/// `EI(0, 1; z)`.
+///
+/// # Domain
+/// `z` finite; NaN or ±inf is [`Error::InvalidInput`].
+///
+/// # Accuracy
+/// Certified enclosure, `value` correctly rounded (as [`ei`]). Asymptotic forms checked in
+/// `tests/asymptotic_tails.rs`, values against mpmath in `tests/mpmath_data.rs`.
+pub fn h(z: f64) -> Result<Certified, Error> {
+    h_with(z, &Accuracy::default())
+}
+
+/// [`h`] with an explicit precision policy.
+pub fn h_with(z: f64, acc: &Accuracy) -> Result<Certified, Error> {
+    let z = finite("z", z)?;
+    ei_with(0.0, 1.0, z, acc)
+}
+
+/// `ln h(z)`, `h(z) = z·Φ(z) + φ(z)` (MATH.md, "Gaussian building blocks"); equals
+/// `LogEI(0, 1; z)`.
+///
+/// # Domain
+/// `z` finite (else [`Error::InvalidInput`] for `"z"`); the result is finite for every finite
+/// `z` (`ln h(z) ≈ -z²/2` as `z → -∞`), and rounds to `-inf` in f64 only below `-1.8e308`.
+///
+/// # Accuracy
+/// Certified enclosure, `value` correctly rounded; tails in `tests/asymptotic_tails.rs`,
+/// values against mpmath in `tests/mpmath_data.rs`.
+pub fn ln_h(z: f64) -> Result<Certified, Error> {
+    ln_h_with(z, &Accuracy::default())
+}
+
+/// [`ln_h`] with an explicit precision policy.
+pub fn ln_h_with(z: f64, acc: &Accuracy) -> Result<Certified, Error> {
+    finite("z", z)?;
+    log_ei_core("ln_h", 0.0, 1.0, z, None, acc)
+}
