@@ -64,10 +64,7 @@ fn every_fixture_runs_on_both_engines_and_agrees() {
     for name in fixtures {
         let r = report(name, "early", None, Engine::Reference);
         let f = report(name, "early", None, Engine::Fast);
-        let objective_ref = r["expected_objective"]["decimal"]
-            .as_f64()
-            .or_else(|| r["expected_objective"]["value"]["decimal"].as_f64())
-            .unwrap();
+        let objective_ref = r["expected_objective"]["decimal"].as_f64().unwrap();
         let objective_fast = f["expected_objective"].as_f64().unwrap();
         assert!(
             (objective_ref - objective_fast).abs() <= 1e-12,

@@ -93,7 +93,10 @@ fn check_theorem2(
             tally.borrow_mut()[2] += 1;
             prop_assert!(policy.lambda > 0);
             prop_assert!(policy.evaluation.expected_cost < *budget);
-            prop_assert_eq!(&scaled_objective(policy), &dp_value(instance, &policy.lambda));
+            prop_assert_eq!(
+                &scaled_objective(policy),
+                &dp_value(instance, &policy.lambda)
+            );
             let smallest = open_everything(instance);
             prop_assert_eq!(&policy.evaluation.expected_best, &smallest);
             prop_assert_eq!(&dual(instance, &Rational::new(), budget), &smallest);

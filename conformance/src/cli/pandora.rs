@@ -7,7 +7,7 @@ pub mod format;
 pub mod json;
 pub mod report;
 
-use super::CliResult;
+use super::{io, CliResult};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -56,8 +56,7 @@ pub fn run(args: Args) -> CliResult {
         (Some(spec), _) => report::counterexample_report(spec)?,
         (None, None) => return Err("an instance FILE or --counterexample is required".into()),
         (None, Some(path)) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+            let text = io::read_text_file(path)?;
             let file =
                 format::read_instance(&text).map_err(|e| format!("{}: {e}", path.display()))?;
             let tie = report::parse_tie(&args.tie)?;
@@ -81,7 +80,8 @@ pub fn run(args: Args) -> CliResult {
             report
         }
     };
-    let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-    println!("{text}");
+    let mut text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+    text.push('\n');
+    io::print(&text)?;
     Ok(ExitCode::SUCCESS)
 }

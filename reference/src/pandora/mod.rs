@@ -22,8 +22,8 @@ pub use counterexample::{
 };
 pub use dp::{solve as solve_dp, Action, DpSolution};
 pub use evaluation::{evaluate, expected_minimum, kww_objective, product_formula_cost, Evaluation};
-pub use instance::{Discrete, Distribution, Instance, InstanceError, PandoraBox};
-pub use normal::{evaluate_general, GeneralEvaluation, GeneralIndex};
+pub use instance::{nearest_f64, Discrete, Distribution, Instance, InstanceError, PandoraBox};
+pub use normal::{certified_index, evaluate_general, GeneralEvaluation, GeneralIndex};
 pub use policy::{IndexPolicy, Tie};
 pub use reservation::discrete_reservation_value;
 pub use theorem1::{theorem1, Theorem1};

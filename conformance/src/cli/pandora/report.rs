@@ -7,6 +7,7 @@ use pbgi_reference::pandora::{
     counterexample, evaluate, evaluate_general, kww_objective, solve_budget, solve_dp, Action,
     BudgetSolution, Distribution, IndexPolicy, Instance, ScaledPolicy, Tie,
 };
+use rug::float::Round;
 use rug::{Float, Rational};
 use serde_json::{json, Value};
 
@@ -220,9 +221,74 @@ fn discrete_reference(
     Ok(report)
 }
 
-/// A float as `{"decimal": f64, "digits": "<30 significant digits>"}`.
-fn float_json(x: &Float) -> Value {
-    json!({ "decimal": x.to_f64(), "digits": x.to_string_radix(10, Some(30)) })
+/// Most significant digits ever printed for a high-precision number.
+const MAX_DIGITS: usize = 30;
+
+/// Decimal digits of `x` correctly rounded in direction `round`.
+fn digits(x: &Float, count: usize, round: Round) -> String {
+    if x.is_zero() {
+        return "0".into();
+    }
+    x.to_string_radix_round(10, Some(count.max(1)), round)
+}
+
+/// How many significant digits of `value` an absolute error `error` supports: the last printed
+/// digit's unit is at least `error` (at least 1, at most [`MAX_DIGITS`]).
+fn supported_digits(value: &Float, error: &Float) -> usize {
+    if value.is_zero() {
+        return 1;
+    }
+    if error.is_zero() {
+        return MAX_DIGITS;
+    }
+    let ratio = Float::with_val(64, value.abs_ref()) / error;
+    let decades = Float::with_val(64, ratio.log10_ref()).floor().to_f64();
+    decades.clamp(1.0, MAX_DIGITS as f64) as usize
+}
+
+/// `text` as an f64 (the JSON number that shows the same digits).
+fn decimal_of(text: &str) -> Value {
+    text.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .map_or(Value::Null, |v| json!(v))
+}
+
+/// An estimate with its error estimate and a certified enclosure: the value printed only to the
+/// digits the error estimate supports, the error rounded up to two digits, the bounds rounded
+/// outward.
+fn estimate_json(value: &Float, error: &Float, lower: &Float, upper: &Float) -> Value {
+    let shown = digits(value, supported_digits(value, error), Round::Nearest);
+    let error_text = digits(error, 2, Round::Up);
+    json!({
+        "value": shown,
+        "decimal": decimal_of(&shown),
+        "error_estimate": error_text,
+        "certified_lower": bound_digits(lower, lower, upper, Round::Down),
+        "certified_upper": bound_digits(upper, lower, upper, Round::Up),
+    })
+}
+
+/// `x`, one end of `[lower, upper]`, rounded outward to two digits more than the width supports.
+fn bound_digits(x: &Float, lower: &Float, upper: &Float, round: Round) -> String {
+    let width = Float::with_val(64, upper - lower);
+    let count = (supported_digits(x, &width) + 2).min(MAX_DIGITS);
+    digits(x, count, round)
+}
+
+/// A certified enclosure: the bounds rounded outward, and the midpoint to the digits its
+/// half-width supports.
+fn enclosure_json(lower: &Float, upper: &Float) -> Value {
+    let prec = lower.prec().max(upper.prec()) + 1;
+    let mid = Float::with_val(prec, lower + upper) / 2u32;
+    let half_width = Float::with_val(64, upper - lower) / 2u32;
+    let shown = digits(&mid, supported_digits(&mid, &half_width), Round::Nearest);
+    json!({
+        "value": shown,
+        "decimal": decimal_of(&shown),
+        "lower": bound_digits(lower, lower, upper, Round::Down),
+        "upper": bound_digits(upper, lower, upper, Round::Up),
+    })
 }
 
 fn general_reference(file: &InstanceFile, tie: &Tie) -> Result<Value, String> {
@@ -240,30 +306,27 @@ fn general_reference(file: &InstanceFile, tie: &Tie) -> Result<Value, String> {
                 "index": {
                     "decimal": g.value,
                     "exact": g.exact.as_ref().map(|x| x.to_string()),
-                    "lower": g.lower.to_string_radix(10, Some(30)),
-                    "upper": g.upper.to_string_radix(10, Some(30)),
+                    "lower": digits(&g.lower, MAX_DIGITS, Round::Down),
+                    "upper": digits(&g.upper, MAX_DIGITS, Round::Up),
                 },
             })
         })
         .collect();
-    let half_width = Float::with_val(e.cost_upper.prec(), &e.cost_upper - &e.cost_lower) / 2u32;
-    let best_error = Float::with_val(e.objective_error.prec(), &e.objective_error + &half_width);
+    let (best_lower, best_upper) = e.expected_best_bounds();
     Ok(json!({
         "engine": "reference",
-        "arithmetic": "certified indices (MPFR); E[cost] certified enclosure; objective by \
-                       tanh-sinh quadrature at 128 bits with an error estimate",
+        "arithmetic": "certified indices (MPFR); E[cost] a certified enclosure; objective and \
+                       E[best] a certified enclosure (certified_lower, certified_upper) and a \
+                       tanh-sinh estimate at 128 bits with an error estimate (not a bound), \
+                       printed to the digits the error estimate supports",
         "tie": tie_json(tie),
         "outside": instance.outside().map(exact),
         "normal_parameters_rounded_to_f64": e.rounded_parameters.iter()
             .map(|(i, f)| json!({"box": i, "field": f})).collect::<Vec<_>>(),
         "policy_order": order,
-        "expected_cost": {
-            "decimal": e.expected_cost().to_f64(),
-            "lower": e.cost_lower.to_string_radix(10, Some(30)),
-            "upper": e.cost_upper.to_string_radix(10, Some(30)),
-        },
-        "expected_best": { "value": float_json(&e.expected_best()), "error_estimate": best_error.to_f64() },
-        "expected_objective": { "value": float_json(&e.objective), "error_estimate": e.objective_error.to_f64() },
+        "expected_cost": enclosure_json(&e.cost_lower, &e.cost_upper),
+        "expected_best": estimate_json(&e.expected_best(), &e.expected_best_error(), &best_lower, &best_upper),
+        "expected_objective": estimate_json(&e.objective, &e.objective_error, &e.objective_lower, &e.objective_upper),
         "dp": { "skipped": "the exact DP needs a discrete instance" },
     }))
 }
@@ -413,6 +476,16 @@ pub fn counterexample_report(spec: &str) -> Result<Value, String> {
     let eps = parse_exact(eps.trim()).map_err(|e| format!("--counterexample EPS: {e}"))?;
     let delta = parse_exact(delta.trim()).map_err(|e| format!("--counterexample DELTA: {e}"))?;
     let c = counterexample(&eps, &delta).map_err(|e| format!("--counterexample: {e}"))?;
+    // 1/√(2π) at 128 bits (relative error below 2^-126) and the ratio's enclosure and estimate.
+    let once = &c.expensive_once_value;
+    let once_slack = Float::with_val(once.prec(), once >> 120u32);
+    let once_lower = Float::with_val(once.prec(), once - &once_slack);
+    let once_upper = Float::with_val(once.prec(), once + &once_slack);
+    let (ei_lower, ei_upper) = (&c.ei_per_cost_bounds.0, &c.ei_per_cost_bounds.1);
+    let ratio_lower = Float::with_val_round(128, &once_lower / ei_upper, Round::Down).0;
+    let ratio_upper = Float::with_val_round(128, &once_upper / ei_lower, Round::Up).0;
+    // Relative error estimate of the ratio = that of the value (the numerator is exact to 2^-120).
+    let ratio_error = Float::with_val(128, &c.ratio * &c.ei_per_cost_error) / &c.ei_per_cost_value;
     Ok(json!({
         "counterexample": "Astudillo et al., supplement Theorem 1 (EI-per-cost), maximisation form",
         "convention": "rewards f (maximised); in this project's minimisation the loss is -f, \
@@ -423,9 +496,9 @@ pub fn counterexample_report(spec: &str) -> Result<Value, String> {
         "budget": exact(&Rational::from(1 + &delta)),
         "cheap_boxes_K": c.cheap_boxes.to_string(),
         "opened_by_ei_per_cost_N": c.opened_by_ei_per_cost.to_string(),
-        "ei_per_cost_value": { "value": float_json(&c.ei_per_cost_value), "error_estimate": c.ei_per_cost_error.to_f64() },
-        "expensive_once_value": float_json(&c.expensive_once_value),
-        "ratio": float_json(&c.ratio),
+        "ei_per_cost_value": estimate_json(&c.ei_per_cost_value, &c.ei_per_cost_error, ei_lower, ei_upper),
+        "expensive_once_value": enclosure_json(&once_lower, &once_upper),
+        "ratio": estimate_json(&c.ratio, &ratio_error, &ratio_lower, &ratio_upper),
         "gittins": {
             "indices_at_lambda_1_min_form": { "cheap": c.indices_at_unit_lambda.0, "expensive": c.indices_at_unit_lambda.1 },
             "stops_at_once_at_lambda_1": c.indices_at_unit_lambda.0 >= 0.0
