@@ -6,6 +6,7 @@
 pub mod format;
 pub mod json;
 pub mod report;
+pub mod ties;
 
 use super::{io, CliResult};
 use std::path::PathBuf;

@@ -1,4 +1,4 @@
-//! Pandora's Box solved exactly (issue 4): instances, Weitzman's reservation values and index
+//! Pandora's Box solved exactly: instances, Weitzman's reservation values and index
 //! policy, its exact expected cost and value, the optimal policy by dynamic programming,
 //! Theorem 2's budget multiplier, Theorem 1 in the Pandora setting, and the EI-per-cost
 //! counterexample. Minimisation throughout (MATH.md, "Pandora's Box and Weitzman's policy").

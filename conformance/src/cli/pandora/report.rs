@@ -1,11 +1,12 @@
 //! The JSON report of `pbgi pandora`. Rationals print exactly (`"p/q"`) alongside their
 //! correctly rounded f64 decimal.
 use super::format::{parse_exact, InstanceFile};
+use super::ties::ExactTies;
 use super::Engine;
 use pbgi_fast::pandora as fast;
 use pbgi_reference::pandora::{
-    counterexample, evaluate, evaluate_general, kww_objective, solve_budget, solve_dp, Action,
-    BudgetSolution, Distribution, IndexPolicy, Instance, ScaledPolicy, Tie,
+    counterexample, evaluate, evaluate_general, kww_objective, nearest_f64, solve_budget, solve_dp,
+    Action, BudgetSolution, Distribution, IndexPolicy, Instance, ScaledPolicy, Tie,
 };
 use rug::float::Round;
 use rug::{Float, Rational};
@@ -335,7 +336,7 @@ fn general_reference(file: &InstanceFile, tie: &Tie) -> Result<Value, String> {
 fn to_fast(file: &InstanceFile) -> Result<(fast::Instance, Vec<Value>), String> {
     let mut inexact = Vec::new();
     let mut convert = |x: &Rational, i: Option<usize>, field: &str| -> f64 {
-        let v = Float::with_val(53, x).to_f64();
+        let v = nearest_f64(x);
         if Rational::from_f64(v).as_ref() != Some(x) {
             inexact.push(json!({ "box": i, "field": field, "exact": x.to_string() }));
         }
@@ -378,8 +379,36 @@ fn fast_tie(tie: &Tie) -> fast::Tie {
     }
 }
 
+/// Streaming mean and standard error (Welford's update: no cancellation when the values are
+/// large and their spread small; memory independent of the number of runs).
+#[derive(Default)]
+struct RunningMean {
+    count: f64,
+    mean: f64,
+    squares: f64,
+}
+
+impl RunningMean {
+    fn add(&mut self, x: f64) {
+        self.count += 1.0;
+        let delta = x - self.mean;
+        self.mean += delta / self.count;
+        self.squares += delta * (x - self.mean);
+    }
+
+    /// `(mean, s/√n)` with the `n − 1` divisor (0 for one run).
+    fn mean_and_standard_error(&self) -> (f64, f64) {
+        if self.count < 2.0 {
+            return (self.mean, 0.0);
+        }
+        let variance = self.squares / (self.count - 1.0);
+        (self.mean, (variance / self.count).sqrt())
+    }
+}
+
 /// Monte Carlo means (with standard errors) of cost and best value over `runs` simulated runs
-/// of the f64 policy, seeded ChaCha8 with `seed`.
+/// of the f64 policy, seeded ChaCha8 with `seed`; near ties of the f64 indices are decided by
+/// the exact instance ([`ExactTies`]).
 ///
 /// # Errors
 /// `runs = 0`, or an instance the f64 crate rejects.
@@ -389,28 +418,23 @@ pub fn simulation(file: &InstanceFile, tie: &Tie, runs: u32, seed: u64) -> Resul
         return Err("--simulate: RUNS must be > 0".into());
     }
     let (instance, _) = to_fast(file)?;
-    let simulator = fast::Simulator::new(&instance);
+    let ties = ExactTies::new(&file.instance)?;
+    let simulator = fast::Simulator::with_resolver(&instance, &ties);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut uniform = || rng.gen::<f64>();
-    let (mut s_c, mut s_cc, mut s_b, mut s_bb) = (0.0, 0.0, 0.0, 0.0);
+    let (mut cost, mut best) = (RunningMean::default(), RunningMean::default());
     for _ in 0..runs {
         let out = simulator.run(fast_tie(tie), &mut uniform);
-        s_c += out.cost;
-        s_cc += out.cost * out.cost;
-        s_b += out.best;
-        s_bb += out.best * out.best;
+        cost.add(out.cost);
+        best.add(out.best);
     }
-    let n = f64::from(runs);
-    let mean_se = |s: f64, ss: f64| {
-        let m = s / n;
-        (m, ((ss / n - m * m).max(0.0) / n).sqrt())
-    };
-    let (cost, cost_se) = mean_se(s_c, s_cc);
-    let (best, best_se) = mean_se(s_b, s_bb);
+    let (cost, cost_se) = cost.mean_and_standard_error();
+    let (best, best_se) = best.mean_and_standard_error();
     Ok(json!({
         "runs": runs,
         "seed": seed,
-        "simulator": "pbgi_fast::pandora::Simulator (f64 indices, ChaCha8)",
+        "simulator": "pbgi_fast::pandora::Simulator (f64 indices, near ties decided by the exact \
+                      instance; ChaCha8)",
         "mean_cost": cost,
         "mean_cost_standard_error": cost_se,
         "mean_best": best,
@@ -420,15 +444,18 @@ pub fn simulation(file: &InstanceFile, tie: &Tie, runs: u32, seed: u64) -> Resul
 
 fn fast_report(file: &InstanceFile, tie: &Tie) -> Result<Value, String> {
     let (instance, inexact) = to_fast(file)?;
-    let fast_tie = fast_tie(tie);
-    let (indices, order) = fast::policy_order(&instance);
-    let e = fast::Evaluation::of(&instance, fast_tie);
+    let ties = ExactTies::new(&file.instance)?;
+    let policy = fast::IndexPolicy::with_resolver(&instance, &ties);
+    let e = fast::Evaluation::of_policy(&policy, fast_tie(tie));
+    let (indices, order) = (policy.indices(), policy.order());
     Ok(json!({
         "engine": "fast",
-        "arithmetic": "f64",
+        "arithmetic": "f64; comparisons that f64 cannot decide (values within their error \
+                       bounds) decided by the exact instance",
         "tie": tie_json(tie),
         "outside": instance.outside(),
         "inputs_rounded_to_f64": inexact,
+        "comparisons_decided_exactly": policy.resolved_comparisons(),
         "policy_order": order.iter().map(|&i| json!({
             "box": i,
             "name": file.names[i],
