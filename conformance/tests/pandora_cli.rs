@@ -2,7 +2,9 @@
 //! (`fixtures/pandora/theorem2_tie.json`: see its description and
 //! `reference/tests/pandora_theorem2.rs::hand_computed_budget_breakpoint`).
 use pbgi_conformance::cli::pandora::format::read_instance;
-use pbgi_conformance::cli::pandora::report::{counterexample_report, instance_report, parse_tie};
+use pbgi_conformance::cli::pandora::report::{
+    counterexample_report, instance_report, parse_tie, Exact,
+};
 use pbgi_conformance::cli::pandora::Engine;
 use rug::Rational;
 use std::path::PathBuf;
@@ -17,7 +19,15 @@ fn report(name: &str, tie: &str, budget: Option<&str>, engine: Engine) -> serde_
     let path = fixture(name);
     let file = read_instance(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let budget = budget.map(|b| b.parse::<Rational>().unwrap());
-    instance_report(name, &file, &parse_tie(tie).unwrap(), budget, engine).unwrap()
+    instance_report(
+        name,
+        &file,
+        &parse_tie(tie).unwrap(),
+        budget,
+        engine,
+        &mut Exact::quiet(),
+    )
+    .unwrap()
 }
 
 #[test]
@@ -120,6 +130,7 @@ fn budget_on_a_normal_instance_is_an_error() {
         &parse_tie("early").unwrap(),
         Some(Rational::from(1)),
         Engine::Reference,
+        &mut Exact::quiet(),
     )
     .unwrap_err();
     assert!(e.contains("--budget needs a discrete instance"), "{e}");

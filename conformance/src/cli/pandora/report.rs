@@ -4,18 +4,40 @@ use super::format::{parse_exact, InstanceFile};
 use super::ties::ExactTies;
 use super::Engine;
 use pbgi_fast::pandora as fast;
+use pbgi_reference::pandora::work::{MAX_STATES_CEILING, WORK_UNITS_PER_SECOND};
 use pbgi_reference::pandora::{
-    counterexample, evaluate, evaluate_general, kww_objective, nearest_f64, solve_budget, solve_dp,
-    Action, BudgetSolution, Distribution, IndexPolicy, Instance, ScaledPolicy, Tie,
+    counterexample, dp_size, evaluate, evaluate_general, kww_objective, nearest_f64,
+    solve_budget_with, solve_dp_with, Action, BudgetSolution, Distribution, IndexPolicy, Instance,
+    Progress, ScaledPolicy, Tie, WorkLimits,
 };
 use rug::float::Round;
 use rug::{Float, Rational};
 use serde_json::{json, Value};
 
-/// The DP runs for discrete instances with at most this many boxes…
-pub const DP_MAX_BOXES: usize = 12;
-/// …and at most this many table entries.
-pub const DP_MAX_STATES: usize = 1 << 20;
+/// Default largest DP table of `pbgi pandora` (`2^boxes × (hand values + 1)` entries):
+/// 12 boxes with 255 distinct values, or 16 boxes with 15.
+pub const DEFAULT_MAX_STATES: usize = 1 << 20;
+
+/// Limits of the exact solves and where their progress goes.
+pub struct Exact<'a> {
+    /// Largest DP table and work (`--max-states`, `--max-work`).
+    pub limits: WorkLimits,
+    /// Progress of long solves (the tool prints it on standard error).
+    pub progress: Box<dyn FnMut(Progress) + 'a>,
+}
+
+impl Exact<'static> {
+    /// The tool's default limits, no progress display.
+    pub fn quiet() -> Self {
+        Exact {
+            limits: WorkLimits {
+                max_states: DEFAULT_MAX_STATES,
+                ..WorkLimits::default()
+            },
+            progress: Box::new(|_| {}),
+        }
+    }
+}
 
 /// Parses `--tie`: `early`, `late`, or a stop-early probability (exact, in `[0, 1]`).
 ///
@@ -59,26 +81,51 @@ fn action_json(action: &Action, names: &[Option<String>]) -> Value {
     }
 }
 
-/// Whether the exact DP is run (discrete, within [`DP_MAX_BOXES`] and [`DP_MAX_STATES`]).
-fn dp_size_ok(instance: &Instance) -> bool {
-    let n = instance.boxes().len();
-    let distinct: usize = instance
-        .boxes()
-        .iter()
-        .filter_map(|b| b.as_discrete())
-        .map(|d| d.atoms().len())
-        .sum::<usize>()
-        + 2;
-    instance.is_discrete() && n <= DP_MAX_BOXES && (1usize << n) * distinct <= DP_MAX_STATES
+/// Why the DP of `instance` is not run within `limits` (with the flag that raises the limit),
+/// or `None` when it runs.
+fn dp_refusal(instance: &Instance, limits: &WorkLimits) -> Option<String> {
+    let size = match dp_size(instance) {
+        Ok(size) => size,
+        Err(_) => return Some("not run: the exact DP needs a discrete instance".into()),
+    };
+    if size.states > limits.max_states {
+        return Some(format!(
+            "not run: the exact DP needs {} states (2^{} subsets of boxes × {} hand values), \
+             above the limit of {}; raise it with --max-states {} (at most {})",
+            size.states,
+            size.boxes,
+            size.values + 1,
+            limits.max_states,
+            size.states.next_power_of_two(),
+            MAX_STATES_CEILING
+        ));
+    }
+    if size.work > limits.max_work {
+        return Some(format!(
+            "not run: the exact DP needs about {:.1e} work units ({} states, numbers of up to {} \
+             bits; about {:.0} s here), above the limit of {:.1e}; raise it with --max-work {:.0e}",
+            size.work,
+            size.states,
+            size.number_bits,
+            size.work / WORK_UNITS_PER_SECOND,
+            limits.max_work,
+            10f64.powf(size.work.log10().ceil())
+        ));
+    }
+    None
 }
 
-fn dp_json(instance: &Instance, names: &[Option<String>], objective: &Rational) -> Value {
-    if !dp_size_ok(instance) {
-        return json!({ "skipped": format!(
-            "not run: needs a discrete instance within {DP_MAX_BOXES} boxes and \
-             {DP_MAX_STATES} states") });
+fn dp_json(
+    instance: &Instance,
+    names: &[Option<String>],
+    objective: &Rational,
+    exact_solve: &mut Exact<'_>,
+) -> Value {
+    if let Some(reason) = dp_refusal(instance, &exact_solve.limits) {
+        note(&reason);
+        return json!({ "skipped": reason });
     }
-    match solve_dp(instance) {
+    match solve_dp_with(instance, &exact_solve.limits, &mut *exact_solve.progress) {
         Err(e) => json!({ "skipped": e.to_string() }),
         Ok(dp) => json!({
             "optimum": exact(dp.optimum()),
@@ -91,6 +138,12 @@ fn dp_json(instance: &Instance, names: &[Option<String>], objective: &Rational) 
             "states": dp.state_count(),
         }),
     }
+}
+
+/// A one-line note on standard error (ignored if standard error is gone).
+fn note(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "pbgi pandora: {text}");
 }
 
 fn scaled_json(p: &ScaledPolicy, names: &[Option<String>]) -> Value {
@@ -112,8 +165,24 @@ fn budget_json(
     instance: &Instance,
     names: &[Option<String>],
     b: &Rational,
+    exact_solve: &mut Exact<'_>,
 ) -> Result<Value, String> {
-    let solution = solve_budget(instance, b).map_err(|e| e.to_string())?;
+    let solution = solve_budget_with(
+        instance,
+        b,
+        exact_solve.limits.max_work,
+        &mut *exact_solve.progress,
+    )
+    .map_err(|e| {
+        if e.field == "limit" {
+            format!(
+                "--budget: {}; raise the limit with --max-work (about {:.0e} units a second here)",
+                e.message, WORK_UNITS_PER_SECOND
+            )
+        } else {
+            format!("--budget: {e}")
+        }
+    })?;
     let mut out = match &solution {
         BudgetSolution::Breakpoint {
             lambda,
@@ -169,16 +238,23 @@ fn budget_json(
     };
     if let Some((lambda, best)) = check {
         let scaled = instance.with_scaled_costs(lambda);
-        if dp_size_ok(&scaled) {
-            let dp = solve_dp(&scaled).map_err(|e| e.to_string())?;
-            let dual = Rational::from(lambda * b);
-            let dual = Rational::from(dp.optimum() - &dual);
-            out["lagrangian_check"] = json!({
-                "dp_optimum_at_lambda": exact(dp.optimum()),
-                "dual_value": exact(&dual),
-                "mixture_is_budget_optimal": dual == *best,
-            });
-        }
+        out["lagrangian_check"] = match dp_refusal(&scaled, &exact_solve.limits) {
+            Some(reason) => {
+                note(&reason);
+                json!({ "skipped": reason })
+            }
+            None => {
+                let dp = solve_dp_with(&scaled, &exact_solve.limits, &mut *exact_solve.progress)
+                    .map_err(|e| e.to_string())?;
+                let dual = Rational::from(lambda * b);
+                let dual = Rational::from(dp.optimum() - &dual);
+                json!({
+                    "dp_optimum_at_lambda": exact(dp.optimum()),
+                    "dual_value": exact(&dual),
+                    "mixture_is_budget_optimal": dual == *best,
+                })
+            }
+        };
     }
     Ok(out)
 }
@@ -187,6 +263,7 @@ fn discrete_reference(
     file: &InstanceFile,
     tie: &Tie,
     budget: Option<Rational>,
+    exact_solve: &mut Exact<'_>,
 ) -> Result<Value, String> {
     let instance = &file.instance;
     let policy = IndexPolicy::new(instance).map_err(|e| e.to_string())?;
@@ -214,10 +291,10 @@ fn discrete_reference(
         "expected_best": exact(&e.expected_best),
         "expected_objective": exact(&e.objective()),
         "kww_objective": exact(&kww),
-        "dp": dp_json(instance, &file.names, &e.objective()),
+        "dp": dp_json(instance, &file.names, &e.objective(), exact_solve),
     });
     if let Some(b) = budget {
-        report["budget"] = budget_json(instance, &file.names, &b)?;
+        report["budget"] = budget_json(instance, &file.names, &b, exact_solve)?;
     }
     Ok(report)
 }
@@ -479,13 +556,16 @@ pub fn instance_report(
     tie: &Tie,
     budget: Option<Rational>,
     engine: Engine,
+    exact_solve: &mut Exact<'_>,
 ) -> Result<Value, String> {
     if budget.is_some() && (engine != Engine::Reference || !file.instance.is_discrete()) {
         return Err("--budget needs a discrete instance and --engine reference".into());
     }
     let mut report = match engine {
         Engine::Fast => fast_report(file, tie)?,
-        Engine::Reference if file.instance.is_discrete() => discrete_reference(file, tie, budget)?,
+        Engine::Reference if file.instance.is_discrete() => {
+            discrete_reference(file, tie, budget, exact_solve)?
+        }
         Engine::Reference => general_reference(file, tie)?,
     };
     report["file"] = json!(path);
