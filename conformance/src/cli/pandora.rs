@@ -136,9 +136,7 @@ pub fn run(args: Args) -> CliResult {
         (Some(spec), _) => report::counterexample_report(spec)?,
         (None, None) => return Err("an instance FILE or --counterexample is required".into()),
         (None, Some(path)) => {
-            let text = io::read_text_file(path)?;
-            let file =
-                format::read_instance(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let file = format::read_instance_file(path)?;
             let tie = report::parse_tie(&args.tie)?;
             let budget = args
                 .budget
