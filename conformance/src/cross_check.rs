@@ -21,8 +21,8 @@ use std::collections::BTreeMap;
 /// (a reference PBGI call is the most expensive: a certified root).
 pub fn default_per_stratum(function: Function) -> usize {
     match function {
-        Function::H | Function::LnH | Function::Ei | Function::LogEi | Function::LogEipc => 200,
-        Function::Pbgi => 100,
+        Function::Pbgi | Function::PbgiGrad => 100,
+        _ => 200,
     }
 }
 

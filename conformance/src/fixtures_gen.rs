@@ -5,8 +5,10 @@
 //! rounded to nearest with at least [`DIGITS`] significant digits, settled from a certified
 //! enclosure at least [`ENCLOSURE_BITS`] bits tight), `value` (the correctly rounded f64 as the
 //! shortest round-trip decimal), `value_hex` (its IEEE-754 bits) and `stratum` (where the input
-//! comes from). The files are a pure function of the reference and of
-//! [`crate::inputs`]: `pbgi fixtures --write` regenerates them, `pbgi fixtures --verify` (and the
+//! comes from). A function with several output columns (the gradients) has the three columns for
+//! each output `c`: `c_exact`, `c`, `c_hex`. The files are a pure function of the reference and of
+//! [`crate::inputs`]: `pbgi fixtures --write` regenerates them (and the edge-case files
+//! `fixtures/edges/<function>.csv` of [`crate::edges`]), `pbgi fixtures --verify` (and the
 //! test `conformance/tests/fixtures.rs`) fails when the checked-in files differ from what the
 //! reference produces now.
 use crate::csv_io::{format_hex_bits, format_shortest, quote_field};
@@ -25,7 +27,7 @@ pub const ENCLOSURE_BITS: u32 = 160;
 /// Points per stratum in the fixture files (the named points come first).
 pub fn per_stratum(function: Function) -> usize {
     match function {
-        Function::Pbgi => 6,
+        Function::Pbgi | Function::PbgiGrad => 6,
         _ => 8,
     }
 }
@@ -43,6 +45,14 @@ fn definition(function: Function) -> &'static str {
         Function::LogEi => "ln EI(mu, sigma; y); -inf where EI = 0 (MATH.md)",
         Function::Pbgi => "PBGI: the g with EI(mu, sigma; g) = cost (MATH.md)",
         Function::LogEipc => "ln EI(mu, sigma; y) - ln cost (stopping paper, eq. 4)",
+        Function::LogNdtr => "ln Phi(x), SciPy's log_ndtr (MATH.md, \"Gaussian building blocks\")",
+        Function::EiGrad => "d_mu = dEI/dmu = -Phi(z), d_sigma = dEI/dsigma = phi(z), z = (y - mu)/sigma (MATH.md)",
+        Function::LogEiGrad => {
+            "d_mu = -Phi(z)/(sigma*h(z)), d_sigma = phi(z)/(sigma*h(z)): the gradient of ln EI (MATH.md)"
+        }
+        Function::PbgiGrad => {
+            "d_mu = 1, d_sigma = -phi(u)/Phi(u), d_cost = 1/Phi(u), u = (g - mu)/sigma: the gradient of PBGI (MATH.md)"
+        }
     }
 }
 
@@ -64,28 +74,36 @@ pub fn generate(function: Function) -> Result<String, String> {
     let rows: Vec<Result<String, String>> = cases
         .par_iter()
         .map(|case| {
-            let certified = match oracle::reference_with(function, &case.args, &accuracy) {
-                Ok(certified) => certified,
+            let results = match oracle::reference_all_with(function, &case.args, &accuracy) {
+                Ok(results) => results,
                 Err(e) => {
                     return Ok(Err(format!(
-                        "# omitted, the reference gave no consistent answer: {} [{}]: {}",
+                        "# omitted, the reference gives no value here: {} [{}]: {}",
                         crate::cross_check::describe_args(function, &case.args),
                         case.stratum,
                         e.message
                     )))
                 }
             };
-            let exact = settled_exact(&certified).ok_or_else(|| {
-                format!(
-                    "{} {:?}: the enclosure does not settle 60 digits",
-                    function.cli_name(),
-                    case.args
-                )
-            })?;
             let mut fields: Vec<String> = case.args.iter().map(|&a| format_shortest(a)).collect();
-            fields.push(exact);
-            fields.push(format_shortest(certified.value));
-            fields.push(format_hex_bits(certified.value));
+            for (certified, column) in results.iter().zip(function.output_columns()) {
+                let Some(exact) = settled_exact(certified) else {
+                    // E.g. PBGI's ∂g/∂σ = -φ(u)/Φ(u) at u ≈ 1e126: the enclosure is [-tiny, 0]
+                    // with `tiny` below MPFR's range, so no digit of the exact value is known.
+                    return Ok(Err(format!(
+                        "# omitted, the enclosure does not settle {DIGITS} digits of {column}: {} [{}]: \
+                         [{}, {}], correctly rounded f64 {}",
+                        crate::cross_check::describe_args(function, &case.args),
+                        case.stratum,
+                        decimal::lower(certified, 20),
+                        decimal::upper(certified, 20),
+                        format_shortest(certified.value)
+                    )));
+                };
+                fields.push(exact);
+                fields.push(format_shortest(certified.value));
+                fields.push(format_hex_bits(certified.value));
+            }
             fields.push(quote_field(case.stratum));
             Ok(Ok(fields.join(",")))
         })
@@ -104,6 +122,13 @@ pub fn generate(function: Function) -> Result<String, String> {
         "# Precision: certified enclosures at least {ENCLOSURE_BITS} bits tight; `exact` is the exact value rounded to nearest\n\
          # with at least {DIGITS} significant digits; `value` is the correctly rounded f64 (ties to even), `value_hex` its bits.\n"
     ));
+    if function.output_columns().len() > 1 {
+        out.push_str(&format!(
+            "# Each output column c ({}) comes as `c_exact`, `c` (correctly rounded f64) and `c_hex`, as `exact`, `value`,\n\
+             # `value_hex` above.\n",
+            function.output_columns().join(", ")
+        ));
+    }
     out.push_str(&format!(
         "# Inputs: conformance/src/inputs.rs, the named points then {n} points per stratum, seed {:#x}; exact binary\n\
          # values of the printed shortest decimals.\n",
@@ -114,7 +139,14 @@ pub fn generate(function: Function) -> Result<String, String> {
         out.push('\n');
     }
     out.push_str(&function.input_columns().join(","));
-    out.push_str(",exact,value,value_hex,stratum\n");
+    for column in function.output_columns() {
+        if *column == "value" {
+            out.push_str(",exact,value,value_hex");
+        } else {
+            out.push_str(&format!(",{column}_exact,{column},{column}_hex"));
+        }
+    }
+    out.push_str(",stratum\n");
     for row in rows.iter().filter_map(|r| r.as_ref().ok()) {
         out.push_str(row);
         out.push('\n');
@@ -122,30 +154,72 @@ pub fn generate(function: Function) -> Result<String, String> {
     Ok(out)
 }
 
-/// Where the checked-in file differs from what the reference produces now: `None` if identical,
-/// otherwise the first differing line.
-pub fn difference(function: Function, dir: &Path) -> Result<Option<String>, String> {
-    let path = dir.join(file_name(function));
-    let expected = generate(function)?;
-    let actual = std::fs::read_to_string(&path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if actual == expected {
-        return Ok(None);
+/// One fixture file: the golden values of a function, or its edge cases ([`crate::edges`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fixture {
+    /// `fixtures/<function>.csv`.
+    Values(Function),
+    /// `fixtures/edges/<function>.csv`.
+    Edges(Function),
+}
+
+impl Fixture {
+    /// Every fixture file: the values of every function, then their edge cases.
+    pub fn all() -> Vec<Fixture> {
+        Function::ALL
+            .into_iter()
+            .map(Fixture::Values)
+            .chain(Function::ALL.into_iter().map(Fixture::Edges))
+            .collect()
     }
-    let mut expected_lines = expected.lines();
-    let mut actual_lines = actual.lines();
-    let mut line = 1;
-    loop {
-        match (actual_lines.next(), expected_lines.next()) {
-            (Some(a), Some(e)) if a == e => line += 1,
-            (a, e) => {
-                return Ok(Some(format!(
-                    "{}: line {line} differs from what the reference produces now:\n  file:      {}\n  reference: {}",
-                    path.display(),
-                    a.unwrap_or("(end of file)"),
-                    e.unwrap_or("(end of file)")
-                )))
+
+    /// The path under the fixture directory.
+    pub fn file_name(self) -> String {
+        match self {
+            Fixture::Values(function) => file_name(function),
+            Fixture::Edges(function) => crate::edges::file_name(function),
+        }
+    }
+
+    /// The content the file must have.
+    pub fn generate(self) -> Result<String, String> {
+        match self {
+            Fixture::Values(function) => generate(function),
+            Fixture::Edges(function) => crate::edges::file_text(function),
+        }
+    }
+
+    /// Where the checked-in file under `dir` differs from what the reference produces now:
+    /// `None` if identical, otherwise the first differing line.
+    pub fn difference(self, dir: &Path) -> Result<Option<String>, String> {
+        let path = dir.join(self.file_name());
+        let expected = self.generate()?;
+        let actual = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if actual == expected {
+            return Ok(None);
+        }
+        let mut expected_lines = expected.lines();
+        let mut actual_lines = actual.lines();
+        let mut line = 1;
+        loop {
+            match (actual_lines.next(), expected_lines.next()) {
+                (Some(a), Some(e)) if a == e => line += 1,
+                (a, e) => {
+                    return Ok(Some(format!(
+                        "{}: line {line} differs from what the reference produces now:\n  file:      {}\n  reference: {}",
+                        path.display(),
+                        a.unwrap_or("(end of file)"),
+                        e.unwrap_or("(end of file)")
+                    )))
+                }
             }
         }
     }
+}
+
+/// Where the checked-in values of `function` differ from what the reference produces now
+/// ([`Fixture::difference`]).
+pub fn difference(function: Function, dir: &Path) -> Result<Option<String>, String> {
+    Fixture::Values(function).difference(dir)
 }

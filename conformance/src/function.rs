@@ -1,17 +1,25 @@
-//! The functions the oracle evaluates, with their CSV input columns and domains.
+//! The functions the oracle evaluates (the registry of `pbgi eval`, `pbgi check` and the
+//! fixtures), with their CSV input and output columns and domains.
 //!
-//! One enum names every quantity the conformance suite compares (`h`, `ln h`, EI, LogEI, PBGI,
-//! LogEIPC); `pbgi eval` and `pbgi check` accept the four public ones (`ei`, `log-ei`, `pbgi`,
-//! `log-eipc`), the table of `pbgi conformance` also covers `h` and `ln h`.
+//! | function | input columns | output columns |
+//! |---|---|---|
+//! | `h`, `ln-h` | `z` | `value` |
+//! | `log-ndtr` | `x` | `value` |
+//! | `ei`, `log-ei` | `mu,sigma,y` | `value` |
+//! | `pbgi` | `mu,sigma,cost` | `value` |
+//! | `log-eipc` | `mu,sigma,y,cost` | `value` |
+//! | `ei-grad`, `log-ei-grad` | `mu,sigma,y` | `d_mu,d_sigma` |
+//! | `pbgi-grad` | `mu,sigma,cost` | `d_mu,d_sigma,d_cost` |
+//!
+//! The fast-vs-reference table (`pbgi conformance`) covers [`Function::CONFORMANCE`], the
+//! functions with a bound in `conformance/src/tolerances.rs`.
 
 /// A function of the oracle (MATH.md names in the doc of each variant).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
 pub enum Function {
     /// `h(z) = zΦ(z) + φ(z)` (MATH.md, "Gaussian building blocks"). Columns `z`.
-    #[value(skip)]
     H,
     /// `ln h(z)`. Columns `z`.
-    #[value(skip)]
     LnH,
     /// `EI(μ, σ; y)` (MATH.md, "Expected improvement"). Columns `mu,sigma,y`.
     Ei,
@@ -22,11 +30,38 @@ pub enum Function {
     Pbgi,
     /// `ln EI(μ, σ; y) − ln cost` (stopping paper, eq. 4). Columns `mu,sigma,y,cost`.
     LogEipc,
+    /// `ln Φ(x)` (SciPy's `log_ndtr`; MATH.md, "Gaussian building blocks"). Columns `x`.
+    LogNdtr,
+    /// `(∂EI/∂μ, ∂EI/∂σ) = (−Φ(z), φ(z))` (MATH.md, "Expected improvement"). Columns
+    /// `mu,sigma,y`; outputs `d_mu,d_sigma`.
+    EiGrad,
+    /// `(∂LogEI/∂μ, ∂LogEI/∂σ) = (−Φ(z), φ(z))/(σ·h(z))`. Columns `mu,sigma,y`; outputs
+    /// `d_mu,d_sigma`.
+    LogEiGrad,
+    /// `(∂g/∂μ, ∂g/∂σ, ∂g/∂cost) = (1, −φ(u)/Φ(u), 1/Φ(u))` (MATH.md, "PBGI"). Columns
+    /// `mu,sigma,cost`; outputs `d_mu,d_sigma,d_cost`.
+    PbgiGrad,
 }
 
 impl Function {
-    /// Every function, in table order.
-    pub const ALL: [Function; 6] = [
+    /// Every function, in table order. (The order also seeds each function's input set in
+    /// [`crate::inputs`]: new functions go at the end.)
+    pub const ALL: [Function; 10] = [
+        Function::H,
+        Function::LnH,
+        Function::Ei,
+        Function::LogEi,
+        Function::Pbgi,
+        Function::LogEipc,
+        Function::LogNdtr,
+        Function::EiGrad,
+        Function::LogEiGrad,
+        Function::PbgiGrad,
+    ];
+
+    /// The functions of the fast-vs-reference table, each with its bound in
+    /// `conformance/src/tolerances.rs`.
+    pub const CONFORMANCE: [Function; 6] = [
         Function::H,
         Function::LnH,
         Function::Ei,
@@ -44,16 +79,70 @@ impl Function {
             Function::LogEi => "log-ei",
             Function::Pbgi => "pbgi",
             Function::LogEipc => "log-eipc",
+            Function::LogNdtr => "log-ndtr",
+            Function::EiGrad => "ei-grad",
+            Function::LogEiGrad => "log-ei-grad",
+            Function::PbgiGrad => "pbgi-grad",
         }
+    }
+
+    /// The function whose command-line name is `name`.
+    pub fn named(name: &str) -> Option<Function> {
+        Function::ALL.into_iter().find(|f| f.cli_name() == name)
     }
 
     /// The CSV columns holding the arguments, in argument order.
     pub fn input_columns(self) -> &'static [&'static str] {
         match self {
             Function::H | Function::LnH => &["z"],
-            Function::Ei | Function::LogEi => &["mu", "sigma", "y"],
-            Function::Pbgi => &["mu", "sigma", "cost"],
+            Function::LogNdtr => &["x"],
+            Function::Ei | Function::LogEi | Function::EiGrad | Function::LogEiGrad => {
+                &["mu", "sigma", "y"]
+            }
+            Function::Pbgi | Function::PbgiGrad => &["mu", "sigma", "cost"],
             Function::LogEipc => &["mu", "sigma", "y", "cost"],
+        }
+    }
+
+    /// The output columns of `pbgi eval` (with `_lower`/`_upper` from the reference engine when
+    /// there are several) and the graded columns of `pbgi check`.
+    pub fn output_columns(self) -> &'static [&'static str] {
+        match self {
+            Function::EiGrad | Function::LogEiGrad => &["d_mu", "d_sigma"],
+            Function::PbgiGrad => &["d_mu", "d_sigma", "d_cost"],
+            _ => &["value"],
+        }
+    }
+
+    /// The function whose value a gradient differentiates (`ei` for `ei-grad`, ...); the
+    /// function itself otherwise. Gradients share their function's inputs and regions.
+    pub fn differentiated(self) -> Function {
+        match self {
+            Function::EiGrad => Function::Ei,
+            Function::LogEiGrad => Function::LogEi,
+            Function::PbgiGrad => Function::Pbgi,
+            other => other,
+        }
+    }
+
+    /// The variable whose regions group the errors in reports, with its definition:
+    /// `z = (y - mu)/sigma`, or for PBGI `u = (g - mu)/sigma` (the standardised index, the
+    /// variable the index is computed in).
+    pub fn region_variable(self) -> &'static str {
+        match self.differentiated() {
+            Function::H | Function::LnH => "z",
+            Function::LogNdtr => "x",
+            Function::Pbgi => "u = (g - mu)/sigma",
+            _ => "z = (y - mu)/sigma",
+        }
+    }
+
+    /// The name alone of [`Function::region_variable`] (`z`, `u` or `x`).
+    pub fn region_variable_name(self) -> &'static str {
+        match self.differentiated() {
+            Function::Pbgi => "u",
+            Function::LogNdtr => "x",
+            _ => "z",
         }
     }
 

@@ -225,9 +225,13 @@ fn stream(function: Function, stratum: usize) -> ChaCha8Rng {
 /// The input set of `function`: its [`named_cases`], then `per_stratum` points from each
 /// stratum, in stratum order.
 pub fn cases(function: Function, per_stratum: usize) -> Vec<Case> {
+    if function.differentiated() != function {
+        // A gradient at the same points as the function it differentiates.
+        return cases(function.differentiated(), per_stratum);
+    }
     let mut out = named_cases(function);
     match function {
-        Function::H | Function::LnH => {
+        Function::H | Function::LnH | Function::LogNdtr => {
             for (index, &(stratum, draw)) in H_STRATA.iter().enumerate() {
                 let mut rng = stream(function, index);
                 for _ in 0..per_stratum {
@@ -238,7 +242,11 @@ pub fn cases(function: Function, per_stratum: usize) -> Vec<Case> {
                 }
             }
         }
-        Function::Ei | Function::LogEi | Function::LogEipc => {
+        Function::Ei
+        | Function::LogEi
+        | Function::LogEipc
+        | Function::EiGrad
+        | Function::LogEiGrad => {
             for (index, &(stratum, draw, scale)) in Z_STRATA.iter().enumerate() {
                 let mut rng = stream(function, index);
                 for i in 0..per_stratum {
@@ -261,7 +269,7 @@ pub fn cases(function: Function, per_stratum: usize) -> Vec<Case> {
                 }
             }
         }
-        Function::Pbgi => {
+        Function::Pbgi | Function::PbgiGrad => {
             for (index, &(stratum, draw, scale)) in COST_STRATA.iter().enumerate() {
                 let mut rng = stream(function, index);
                 for _ in 0..per_stratum {
@@ -287,10 +295,23 @@ pub fn cases(function: Function, per_stratum: usize) -> Vec<Case> {
 /// sanity values, exact ties (`σ = 0`, `y = μ`), the underflow edge `z = −38.5`, far tails.
 pub fn named_cases(function: Function) -> Vec<Case> {
     let stratum = "named points";
-    let points: &[&[f64]] = match function {
+    let points: &[&[f64]] = match function.differentiated() {
         Function::H | Function::LnH => {
             &[&[0.0], &[1.0], &[-1.0], &[-38.5], &[-1e5], &[1e8], &[-1e8]]
         }
+        // ln Φ(0) = -ln 2; ln Φ rounds to -0 beyond x ≈ 38.5 and to -inf below x ≈ -1.9e154.
+        Function::LogNdtr => &[
+            &[0.0],
+            &[1.0],
+            &[-1.0],
+            &[-38.5],
+            &[38.5],
+            &[40.0],
+            &[-1e5],
+            &[1e8],
+            &[-1e8],
+            &[-2e154],
+        ],
         Function::Ei | Function::LogEi => &[
             &[0.0, 1.0, 0.0],
             &[0.0, 1.0, 1.0],
@@ -315,6 +336,8 @@ pub fn named_cases(function: Function) -> Vec<Case> {
             &[1.0, 0.0, 1.5, 0.5],
             &[0.0, 1.0, -38.5, 1e-300],
         ],
+        // Not reached: `differentiated` maps a gradient to the function it differentiates.
+        Function::EiGrad | Function::LogEiGrad | Function::PbgiGrad => &[],
     };
     points
         .iter()

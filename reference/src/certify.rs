@@ -124,6 +124,7 @@ pub(crate) fn ziv(
 ) -> Result<Certified, Error> {
     let mut p = acc.start_bits.max(32).min(acc.max_bits.max(32));
     loop {
+        crate::work::working(p);
         let iv = enclose(p);
         if let Some(c) = finish_enclosure(&iv, acc) {
             return Ok(c);
@@ -135,6 +136,17 @@ pub(crate) fn ziv(
             });
         }
         p = p.saturating_mul(2).min(acc.max_bits);
+    }
+}
+
+/// The certified result for `-v` from the one for a **strictly positive** quantity `v`: the
+/// enclosure mirrored, and a value that rounds to `+0` becomes `-0` (the exact `-v` is
+/// negative even when it lies below every double, or below MPFR's range).
+pub(crate) fn negated(c: Certified) -> Certified {
+    Certified {
+        value: -c.value,
+        lower: -c.upper,
+        upper: -c.lower,
     }
 }
 

@@ -27,11 +27,11 @@ pub struct Args {
 }
 
 fn parse_function(name: &str) -> Result<Function, String> {
-    Function::ALL
+    Function::CONFORMANCE
         .into_iter()
         .find(|f| f.cli_name() == name)
         .ok_or_else(|| {
-            let names: Vec<_> = Function::ALL.iter().map(|f| f.cli_name()).collect();
+            let names: Vec<_> = Function::CONFORMANCE.iter().map(|f| f.cli_name()).collect();
             format!(
                 "unknown function `{name}` (expected one of {})",
                 names.join(", ")
@@ -42,7 +42,7 @@ fn parse_function(name: &str) -> Result<Function, String> {
 /// Runs `pbgi conformance`.
 pub fn run(args: Args) -> CliResult {
     let functions = if args.functions.is_empty() {
-        Function::ALL.to_vec()
+        Function::CONFORMANCE.to_vec()
     } else {
         args.functions
     };

@@ -17,6 +17,9 @@
 //!   (16 MiB) ([`read_text_file`]). Beyond them the tool stops with a message naming the file
 //!   and line, instead of reading `/dev/zero` into memory.
 //!
+//! - **Progress** of long runs goes to standard error through [`Progress`], only when it is a
+//!   terminal.
+//!
 //! Exit statuses of every subcommand: 0 success; 1 a verdict failed (a bound exceeded, a file
 //! differs); [`EXIT_ERROR`] (2) the run could not be completed (bad input, unreadable or
 //! unwritable file, usage error); [`EXIT_BROKEN_PIPE`] (141) the reader of standard output went
@@ -186,16 +189,76 @@ pub fn print(text: &str) -> Result<(), CliError> {
 /// rename cannot cross file systems), flushed to disk, then renamed over `path`. On any failure
 /// the temporary file is removed and `path` is untouched. The error names the path.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
-    let temporary = temporary_sibling(path);
-    let written = std::fs::File::create(&temporary).and_then(|mut file| {
-        file.write_all(contents)?;
-        file.sync_all()
-    });
-    let renamed = written.and_then(|()| std::fs::rename(&temporary, path));
-    renamed.map_err(|e| {
-        let _ = std::fs::remove_file(&temporary);
-        format!("cannot write {}: {e}", path.display())
-    })
+    let mut file = AtomicFile::create(path)?;
+    file.write_all(contents)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    file.commit()
+}
+
+/// A result file written in a stream and published atomically: the text goes to a temporary
+/// file beside `path`; [`AtomicFile::commit`] flushes it to disk and renames it over `path`.
+/// Dropped without a commit (an error on the way), the temporary file is removed and `path` is
+/// untouched.
+pub struct AtomicFile {
+    path: PathBuf,
+    temporary: PathBuf,
+    file: Option<io::BufWriter<std::fs::File>>,
+}
+
+impl AtomicFile {
+    /// Starts writing `path`.
+    pub fn create(path: &Path) -> Result<Self, String> {
+        let temporary = temporary_sibling(path);
+        let file = std::fs::File::create(&temporary)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(AtomicFile {
+            path: path.to_path_buf(),
+            temporary,
+            file: Some(io::BufWriter::new(file)),
+        })
+    }
+
+    /// Publishes the file: flush, sync to disk, rename over the final path.
+    pub fn commit(mut self) -> Result<(), String> {
+        let path = self.path.clone();
+        let Some(file) = self.file.take() else {
+            return Err(format!(
+                "cannot write {}: already committed",
+                path.display()
+            ));
+        };
+        file.into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|file| file.sync_all())
+            .and_then(|()| std::fs::rename(&self.temporary, &path))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.file {
+            Some(file) => file.write(buf),
+            None => Err(io::Error::other("the file is already committed")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.file {
+            Some(file) => file.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        // Not committed, or the commit failed: nothing of it may remain. (After a commit the
+        // temporary name no longer exists.)
+        if self.temporary.exists() {
+            let _ = std::fs::remove_file(&self.temporary);
+        }
+    }
 }
 
 /// `dir/.name.tmp-<pid>`: hidden, unique to this process, beside `path`.
@@ -253,6 +316,58 @@ pub fn read_text_file(path: &Path) -> Result<String, String> {
         Some(rest) => rest.to_string(),
         None => text,
     })
+}
+
+/// Progress of a long run on standard error: a line counting the rows done (and their rate),
+/// shown only when standard error is a terminal and the run has lasted over a second, so that
+/// short runs, pipes and log files see nothing. Cleared when finished.
+pub struct Progress {
+    started: std::time::Instant,
+    what: &'static str,
+    done: u64,
+    bar: Option<indicatif::ProgressBar>,
+    terminal: bool,
+}
+
+impl Progress {
+    /// Counts `what` (e.g. `"rows evaluated"`).
+    pub fn new(what: &'static str) -> Self {
+        use std::io::IsTerminal;
+        Progress {
+            started: std::time::Instant::now(),
+            what,
+            done: 0,
+            bar: None,
+            terminal: io::stderr().is_terminal(),
+        }
+    }
+
+    /// Adds `n` to the count.
+    pub fn advance(&mut self, n: u64) {
+        self.done += n;
+        let elapsed = self.started.elapsed();
+        if self.bar.is_none() && self.terminal && elapsed > std::time::Duration::from_secs(1) {
+            let bar = indicatif::ProgressBar::new_spinner();
+            if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
+                "{{elapsed}} {{pos}} {} ({{msg}})",
+                self.what
+            )) {
+                bar.set_style(style);
+            }
+            self.bar = Some(bar);
+        }
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("{:.0}/s", self.done as f64 / elapsed.as_secs_f64()));
+            bar.set_position(self.done);
+        }
+    }
+
+    /// Clears the line.
+    pub fn finish(self) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 /// The outcome of [`read_line_capped`].

@@ -1,0 +1,147 @@
+"""The fast kernels beside BoTorch and the papers' 100-step bisection, on the same points, in one run.
+
+Points (seeded, BO-like, as `fast/benches/hot.rs`'s `bo_mix`): mu ~ N(0, 1), sigma log-uniform
+in [0.01, 2], incumbent y* = -1 (minimisation: z = (y* - mu)/sigma), cost log-uniform in
+[1e-4, 1]. Everything runs on 1 thread; each time is the minimum over REPEATS runs (1 run for
+the bisections), in ns per point.
+
+Peers:
+- BoTorch float64, as `botorch.acquisition.analytic` computes it from the posterior mean and
+  standard deviation: EI = sigma * _ei_helper(u), LogEI = _log_ei_helper(u) + log(sigma), with
+  u = _scaled_improvement(mean, sigma, best_f, maximize=False).
+- the papers' PBGI solver: bracket [-1, 1] doubled until it holds every root, then 100 midpoint
+  steps on EI(mu, sigma; g) - c, vectorised over all points in torch (EI by BoTorch's
+  _ei_helper), and the same bisection in Rust (`pbgi_fast::pbgi_bisection100`, one point at a
+  time).
+
+Run through `bench/run` (which uses .venv-bench/); options: --points N, --repeats R.
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+
+import numpy as np
+import torch
+
+warnings.filterwarnings("ignore", category=FutureWarning)  # torch.jit notices from BoTorch's import
+from botorch.acquisition.analytic import (  # noqa: E402
+    _ei_helper,
+    _log_ei_helper,
+    _scaled_improvement,
+)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def bo_points(n, seed=20261121):
+    rng = np.random.default_rng(seed)
+    mu = rng.standard_normal(n)
+    sigma = 10.0 ** rng.uniform(-2.0, math.log10(2.0), n)
+    cost = 10.0 ** rng.uniform(-4.0, 0.0, n)
+    return mu, sigma, -1.0, cost
+
+
+def best_time(repeats, f):
+    best = math.inf
+    for _ in range(repeats):
+        t = time.perf_counter()
+        f()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def botorch_ei(mean, sigma, best_f):
+    return sigma * _ei_helper(_scaled_improvement(mean, sigma, best_f, False))
+
+
+def botorch_log_ei(mean, sigma, best_f):
+    return _log_ei_helper(_scaled_improvement(mean, sigma, best_f, False)) + sigma.log()
+
+
+def torch_bisection100(mean, sigma, cost):
+    """The papers' PBGI solver in the minimisation convention: g with EI(mu, sigma; g) = c."""
+
+    def excess(g):
+        return botorch_ei(mean, sigma, g) - cost
+
+    lo = torch.full_like(mean, -1.0)
+    hi = torch.full_like(mean, 1.0)
+    while bool(torch.any(excess(lo) > 0)):
+        lo = 2 * lo
+    while bool(torch.any(excess(hi) < 0)):
+        hi = 2 * hi
+    mid = (lo + hi) / 2
+    for _ in range(100):
+        s = torch.sign(excess(mid))
+        lo = torch.where(s <= 0, mid, lo)
+        hi = torch.where(s >= 0, mid, hi)
+        mid = (lo + hi) / 2
+    return mid
+
+
+def rust_times(mu, sigma, y, cost, repeats):
+    with tempfile.TemporaryDirectory(prefix="pbgi-bench-") as d:
+        for name, a in (("mu", mu), ("sigma", sigma), ("cost", cost), ("y", np.array([y]))):
+            a.astype("<f8").tofile(os.path.join(d, name + ".f64"))
+        cmd = ["cargo", "bench", "-q", "-p", "pbgi-fast", "--bench", "peers", "--", d, str(repeats)]
+        out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--points", type=int, default=1_000_000)
+    p.add_argument("--repeats", type=int, default=5)
+    a = p.parse_args()
+    torch.set_num_threads(1)
+    mu, sigma, y, cost = bo_points(a.points)
+
+    ours = rust_times(mu, sigma, y, cost, a.repeats)
+
+    tm, ts, tc = (torch.from_numpy(v) for v in (mu, sigma, cost))
+    ty = torch.tensor(y, dtype=torch.float64)
+    n = a.points
+    peer = {
+        "botorch_ei": best_time(a.repeats, lambda: botorch_ei(tm, ts, ty)) * 1e9 / n,
+        "botorch_log_ei": best_time(a.repeats, lambda: botorch_log_ei(tm, ts, ty)) * 1e9 / n,
+        "torch_bisection100": best_time(1, lambda: torch_bisection100(tm, ts, tc)) * 1e9 / n,
+    }
+    # The two PBGI solvers must agree (a bisection ends within 2^-100 of its bracket).
+    g_torch = torch_bisection100(tm, ts, tc).numpy()
+    g_bisect_scale = np.abs(mu) + np.abs(g_torch - mu)
+
+    print(f"fast kernels vs BoTorch and the 100-step bisection: {n} BO-like points, 1 thread, "
+          f"min of {a.repeats} runs (bisections: 1 run)")
+    print(f"torch {torch.__version__} (threads: {torch.get_num_threads()})")
+    print()
+    print("| function | ours | ns/point | peer | ns/point | ours / peer | target |")
+    print("|---|---|---|---|---|---|---|")
+    rows = [
+        ("EI", "ei_slice", "BoTorch sigma*_ei_helper(u)", "botorch_ei", "<= 0.5"),
+        ("LogEI", "log_ei_slice", "BoTorch _log_ei_helper(u) + ln sigma", "botorch_log_ei", "<= 0.5"),
+        ("PBGI", "pbgi_slice", "bisection100 in torch", "torch_bisection100", "<= 0.02 (50x)"),
+        ("PBGI", "pbgi_slice", "pbgi_bisection100 (Rust)", "pbgi_bisection100", "<= 0.02 (50x)"),
+    ]
+    every = {**ours, **peer}
+    for fn, mine, peer_name, peer_key, target in rows:
+        r = every[mine] / every[peer_key]
+        speed = f" ({1 / r:.0f}x faster)" if r < 0.1 else ""
+        print(f"| {fn} | `{mine}` | {every[mine]:.1f} | {peer_name} | {every[peer_key]:.1f} "
+              f"| {r:.3f}{speed} | {target} |")
+    print()
+    print("other fast kernels on the same points (ns/point):",
+          ", ".join(f"{k} {v:.1f}" for k, v in ours.items()
+                    if k not in ("ei_slice", "log_ei_slice", "pbgi_slice", "pbgi_bisection100")))
+    print(f"(the torch bisection's index, sanity check: finite for "
+          f"{np.isfinite(g_torch).sum()} of {n}, scale |mu| + |g - mu| up to "
+          f"{g_bisect_scale.max():.3g})")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
