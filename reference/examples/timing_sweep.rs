@@ -4,13 +4,17 @@
 //! above the largest double are included. Prints, per function and region, the number of calls,
 //! the 99th percentile and the maximum (wall time, µs), then every call slower than 10 ms.
 //!
-//!     cargo run --release -p pbgi-reference --example timing_sweep
+//!     cargo run --release -p pbgi-reference --example timing_sweep [-- --update-note]
+//!
+//! With `--update-note` it writes the table into `proofs-notes/reference-certification.md`
+//! (between its timing-sweep marker lines).
 //!
 //! A benchmark, not a test: run it on a quiet machine. The worst inputs it finds are pinned, with
 //! a bound on work that is not wall time, in `tests/slow_corners.rs`.
 
 use pbgi_reference::{
-    ei, ei_grad, h, ln_h, log_ei, log_ei_grad, log_eipc, log_ndtr, pbgi, pbgi_grad, Error,
+    ei, ei_grad, h, ln_h, log_ei, log_ei_grad, log_eipc, log_eipc_exp, log_eipc_inv, log_ndtr,
+    pbgi, pbgi_grad, pbgi_lognormal, Error,
 };
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -100,6 +104,18 @@ fn main() {
                 s.time(("log_eipc", zr), format!("log_eipc{at}, c = σ"), || {
                     log_eipc(mu, sigma, y, sigma)
                 });
+                for (m, ls) in [(-300.0, 0.0), (0.0, 1.0), (300.0, 30.0)] {
+                    s.time(
+                        ("log_eipc_inv", zr),
+                        format!("log_eipc_inv{at}, m = {m}, s = {ls}"),
+                        || log_eipc_inv(mu, sigma, y, m, ls),
+                    );
+                    s.time(
+                        ("log_eipc_exp", zr),
+                        format!("log_eipc_exp{at}, m = {m}, s = {ls}"),
+                        || log_eipc_exp(mu, sigma, y, m, ls),
+                    );
+                }
                 s.time(("ei_grad", zr), format!("ei_grad{at}"), || {
                     ei_grad(mu, sigma, y)
                 });
@@ -122,19 +138,70 @@ fn main() {
                 });
             }
         }
+        // Log-normal costs with E[c]/σ over the same ratios: m = ln(c) - s²/2.
+        for &r in &mags {
+            for ls in [0.0, 0.5, 5.0, 30.0] {
+                let m = (r * sigma).ln() - ls * ls / 2.0;
+                if !m.is_finite() {
+                    continue;
+                }
+                let at = format!("(0, {sigma:e}, m = {m:e}, s = {ls})");
+                s.time(
+                    ("pbgi_lognormal", ratio_region(r)),
+                    format!("pbgi_lognormal{at}"),
+                    || pbgi_lognormal(0.0, sigma, m, ls),
+                );
+            }
+        }
     }
-    println!("| function | region | calls | p99 (µs) | max (µs) |");
-    println!("|---|---|---|---|---|");
+    let mut out = String::new();
+    out.push_str("| function | region | calls | p99 (µs) | max (µs) |\n|---|---|---|---|---|\n");
     for ((f, r), mut t) in s.times {
         t.sort_by(f64::total_cmp);
         let p99 = t[((t.len() as f64 * 0.99).ceil() as usize).min(t.len()) - 1];
         let max = t[t.len() - 1];
-        println!("| {f} | {r} | {} | {p99:.0} | {max:.0} |", t.len());
+        out.push_str(&format!(
+            "| {f} | {r} | {} | {p99:.0} | {max:.0} |\n",
+            t.len()
+        ));
     }
     s.slow.sort_by(|a, b| b.0.total_cmp(&a.0));
     let over = s.slow.iter().filter(|(us, _)| *us > 10_000.0).count();
-    println!("\n{over} calls slower than 10 ms; the slowest:");
-    for (us, what) in s.slow.iter().take(15) {
-        println!("{:.1} ms  {what}", us / 1e3);
+    out.push_str(&format!(
+        "\n{over} calls slower than 10 ms; the slowest:\n\n"
+    ));
+    for (us, what) in s.slow.iter().take(20) {
+        out.push_str(&format!("    {:.2} ms  {what}\n", us / 1e3));
     }
+    print!("{out}");
+    if std::env::args().any(|a| a == "--update-note") {
+        update_note(&out);
+    }
+}
+
+/// Writes `table` into the proof note between its timing-sweep marker lines.
+fn update_note(table: &str) {
+    const BEGIN: &str = "<!-- timing_sweep: begin -->";
+    const END: &str = "<!-- timing_sweep: end -->";
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../proofs-notes/reference-certification.md"
+    );
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let (Some(b), Some(e)) = (text.find(BEGIN), text.find(END)) else {
+        panic!("{path}: no lines {BEGIN} and {END}");
+    };
+    let date = std::process::Command::new("date")
+        .args(["-u", "+%Y-%m-%d"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    let updated = format!(
+        "{}{BEGIN}\nMeasured {date} by `cargo run --release -p pbgi-reference --example \
+         timing_sweep -- --update-note` (wall time per call, µs):\n\n{table}{}",
+        &text[..b],
+        &text[e..]
+    );
+    std::fs::write(path, updated).unwrap_or_else(|e| panic!("{path}: {e}"));
+    eprintln!("timing_sweep: table written into {path}");
 }

@@ -10,10 +10,10 @@ use rug::Float;
 
 /// Extra precision to carry `x = |d|/σ` with, so that its rounding costs no more than the
 /// target: the relative sensitivity of `h(-x)` to `x` is about `x²` for large `x`, and the
-/// Taylor form's interval evaluation amplifies the relative width of `x` by up to `2^23.2` for
-/// `x ≤ 4` (both of its terms depend on `x`; proof note §4.1).
+/// Taylor form's interval evaluation amplifies the relative width of `x` by up to `2^23.2` at
+/// `x = 4` and `2^40.4` at `x = 6` (both of its terms depend on `x`; proof note §4.1).
 pub(crate) fn distance_bits(d: &Float, sigma: &Float) -> u32 {
-    (2 * (log2_abs(d) - log2_abs(sigma))).clamp(0, 200) as u32 + 40
+    (2 * (log2_abs(d) - log2_abs(sigma))).clamp(0, 200) as u32 + 48
 }
 
 /// `x = |d|/σ` enclosed.
@@ -66,7 +66,7 @@ pub(crate) fn exact_difference(y: f64, mu: f64) -> Float {
 ///
 /// # Regimes
 /// `EI = max(y - μ, 0) + σ·h(-|z|)`, free of cancellation for `z > 0`; `h(-x)` by its Taylor
-/// series (`x ≤ 4`), the continued fraction of the repeated normal integrals (`x > 4`), or the
+/// series (`x ≤ 6`), the continued fraction of the repeated normal integrals (`x > 6`), or the
 /// alternating asymptotic series with its rigorous remainder (large `x`); see `gaussian.rs`.
 ///
 /// # Cost

@@ -5,7 +5,7 @@
 //! functions are correctly rounded in the requested direction, which makes each bound rigorous.
 
 use rug::float::{Constant, Round};
-use rug::ops::AssignRound;
+use rug::ops::{AddAssignRound, AssignRound, MulAssignRound};
 use rug::Float;
 use std::cmp::Ordering;
 
@@ -143,26 +143,71 @@ impl Interval {
         }
     }
 
-    /// `exp` is increasing.
+    /// `exp` is increasing. One exponential: `lo' = RD(exp(lo))`, and for
+    /// `0 ≤ δ = hi - lo ≤ 1`, `exp(hi) = exp(lo)·e^δ ≤ ⌈lo'⌉·(1 + 2δ)` where `⌈lo'⌉` is `lo'`
+    /// if the rounding was exact, else the next float above it (`exp(lo) < next_up(lo')` by the
+    /// definition of rounding down), and `e^δ ≤ 1 + 2δ` on `[0, 1]` (convexity, `e < 3`).
+    /// Wider intervals take two exponentials (proof note §2).
     pub fn exp(&self, p: u32) -> Interval {
-        Interval {
-            lo: down(p, self.lo.exp_ref()),
-            hi: up(p, self.hi.exp_ref()),
+        let (lo, dir) = Float::with_val_round(p, self.lo.exp_ref(), Round::Down);
+        let delta = up(64, &self.hi - &self.lo);
+        if !(delta.is_finite() && delta <= 1) {
+            return Interval {
+                lo,
+                hi: up(p, self.hi.exp_ref()),
+            };
         }
+        let mut hi = lo.clone();
+        if dir != Ordering::Equal {
+            hi.next_up();
+        }
+        if !delta.is_zero() {
+            // 1 + 2δ at the working precision (at 64 bits it would round up to 1 + 2^-63).
+            let mut growth = Float::with_val(p.max(64), &delta);
+            growth <<= 1u32;
+            growth.add_assign_round(1u32, Round::Up);
+            hi.mul_assign_round(&growth, Round::Up);
+        }
+        Interval { lo, hi }
     }
 
-    /// `ln` is increasing; a lower end ≤ 0 gives `-inf` (or NaN, never certified) there.
+    /// `ln` is increasing; a lower end ≤ 0 gives `-inf` (or NaN, never certified) there. One
+    /// logarithm: `lo' = RD(ln(lo))`, and `ln(hi) = ln(lo) + ln(1 + (hi - lo)/lo) ≤ ⌈lo'⌉ +
+    /// (hi - lo)/lo` (`⌈lo'⌉` as in [`Interval::exp`]) for finite `0 < lo ≤ hi` (proof note §2).
     pub fn ln(&self, p: u32) -> Interval {
-        let lo = if self.lo.is_sign_negative() || self.lo.is_zero() {
-            Float::with_val(p, f64::NEG_INFINITY)
-        } else {
-            down(p, self.lo.ln_ref())
-        };
-        Interval {
-            lo,
-            hi: up(p, self.hi.ln_ref()),
+        if self.lo.is_sign_negative() || self.lo.is_zero() {
+            return Interval {
+                lo: Float::with_val(p, f64::NEG_INFINITY),
+                hi: up(p, self.hi.ln_ref()),
+            };
         }
+        let (lo, dir) = Float::with_val_round(p, self.lo.ln_ref(), Round::Down);
+        if !(self.lo.is_finite() && self.hi.is_finite()) {
+            return Interval {
+                lo,
+                hi: up(p, self.hi.ln_ref()),
+            };
+        }
+        let mut hi = lo.clone();
+        if dir != Ordering::Equal {
+            hi.next_up();
+        }
+        if self.hi != self.lo {
+            let relative = up(64, &up(64, &self.hi - &self.lo) / &self.lo);
+            hi.add_assign_round(&relative, Round::Up);
+        }
+        Interval { lo, hi }
     }
+}
+
+/// `ln x` enclosed for an exact `x > 0` (one logarithm, [`Interval::ln`]).
+pub(crate) fn ln_point(x: &Float, p: u32) -> Interval {
+    let (lo, dir) = Float::with_val_round(p, x.ln_ref(), Round::Down);
+    let mut hi = lo.clone();
+    if dir != Ordering::Equal {
+        hi.next_up();
+    }
+    Interval { lo, hi }
 }
 
 /// `π` enclosed at `p` bits.
@@ -202,4 +247,92 @@ fn cached(p: u32, which: u8, compute: impl FnOnce() -> Interval) -> Interval {
     let iv = compute();
     CACHE.with(|c| c.borrow_mut().insert((p, which), iv.clone()));
     iv
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Intervals `[a, a + w]` at `p` bits over magnitudes and widths from a point to 1 (and
+    /// wider, which takes the two-function branch).
+    fn cases(p: u32) -> Vec<Interval> {
+        let mut out = Vec::new();
+        for a in [
+            -700.5, -30.25, -1.0, -1e-9, 0.0, 1e-300, 1e-9, 0.3, 1.0, 2.5, 700.0, 1e5,
+        ] {
+            for w in [0.0, 1e-40, 1e-12, 0.25, 1.0, 3.0] {
+                let lo = Float::with_val(p, a);
+                let hi = up(p, &lo + w);
+                out.push(Interval { lo, hi });
+            }
+        }
+        out
+    }
+
+    /// The one-exponential enclosure contains `[RD(exp lo), RU(exp hi)]` at 300 more bits and
+    /// its upper end exceeds the lower by at most `2^(3-p)` relative plus `2δ`.
+    #[test]
+    fn exp_with_one_exponential_encloses_both_ends() {
+        for p in [53, 64, 128, 152, 300] {
+            for iv in cases(p) {
+                let e = iv.exp(p);
+                let (lo, hi) = (down(p + 300, iv.lo.exp_ref()), up(p + 300, iv.hi.exp_ref()));
+                assert!(
+                    e.lo <= lo && hi <= e.hi,
+                    "exp [{}, {}] at {p}: [{}, {}]",
+                    iv.lo,
+                    iv.hi,
+                    e.lo,
+                    e.hi
+                );
+                // Tight: e.hi ≤ exp(hi)·(1 + δ + 2^(3-p)) (e.hi/exp(hi) ≤ (1 + 2δ)/e^δ, plus
+                // two roundings).
+                let delta = up(p + 300, &iv.hi - &iv.lo);
+                if delta <= 1 && hi.is_finite() && !hi.is_zero() {
+                    let slack = up(p + 300, &delta + &(Float::with_val(64, 1) >> (p - 3)));
+                    let bound = up(p + 300, &hi * &up(p + 300, &slack + 1u32));
+                    assert!(e.hi <= bound, "exp [{}, {}] at {p}: too wide", iv.lo, iv.hi);
+                }
+            }
+        }
+    }
+
+    /// The one-logarithm enclosure contains `[RD(ln lo), RU(ln hi)]` at 300 more bits.
+    #[test]
+    fn ln_with_one_logarithm_encloses_both_ends() {
+        for p in [53, 64, 128, 152, 300] {
+            for iv in cases(p).into_iter().filter(|iv| iv.lo > 0) {
+                let l = iv.ln(p);
+                let (lo, hi) = (down(p + 300, iv.lo.ln_ref()), up(p + 300, iv.hi.ln_ref()));
+                assert!(
+                    l.lo <= lo && hi <= l.hi,
+                    "ln [{}, {}] at {p}: [{}, {}]",
+                    iv.lo,
+                    iv.hi,
+                    l.lo,
+                    l.hi
+                );
+                // Tight: the upper end exceeds ln(hi) by at most (hi - lo)/lo plus a few units.
+                let excess = up(p + 300, &l.hi - &hi);
+                let magnitude = Float::with_val(64, hi.abs_ref());
+                let unit = if magnitude > 1 {
+                    magnitude >> (p - 3)
+                } else {
+                    Float::with_val(64, 1) >> (p - 3)
+                };
+                let spread = up(p + 300, &up(p + 300, &iv.hi - &iv.lo) / &iv.lo);
+                let allowed = up(p + 300, &spread + &unit);
+                assert!(
+                    excess <= allowed,
+                    "ln [{}, {}] at {p}: too wide",
+                    iv.lo,
+                    iv.hi
+                );
+                if iv.is_point() {
+                    let p1 = ln_point(&iv.lo, p);
+                    assert!(p1.lo == l.lo && p1.hi == l.hi);
+                }
+            }
+        }
+    }
 }

@@ -5,7 +5,7 @@ use crate::certify::{exact, ziv, Enclosure};
 use crate::ei::{distance, distance_bits, ei_enclosure, exact_difference, tail_enclosure};
 use crate::gaussian::ln_h_neg;
 use crate::input::{finite, non_negative};
-use crate::interval::{down, up, widen_exponent_range, Interval};
+use crate::interval::{down, ln_point, up, widen_exponent_range, Interval};
 use crate::{Accuracy, Certified, Error};
 use rug::Float;
 
@@ -17,10 +17,7 @@ pub(crate) fn ln_ei_enclosure(d: &Float, sigma: &Float, p: u32) -> Interval {
     }
     let x = distance(d, sigma, p + distance_bits(d, sigma));
     let ln_h = ln_h_neg(&x, p);
-    let ln_sigma = Interval {
-        lo: down(p, sigma.ln_ref()),
-        hi: up(p, sigma.ln_ref()),
-    };
+    let ln_sigma = ln_point(sigma, p);
     ln_h.add(&ln_sigma, p)
 }
 
@@ -36,10 +33,7 @@ pub(crate) enum LnCost {
 impl LnCost {
     fn ln_enclosure(&self, p: u32) -> Interval {
         match self {
-            LnCost::Exact(c) => Interval {
-                lo: down(p, c.ln_ref()),
-                hi: up(p, c.ln_ref()),
-            },
+            LnCost::Exact(c) => ln_point(c, p),
             LnCost::LogNormal { m, s, sign } => {
                 let (m, s) = (exact(*m), exact(*s));
                 // s² is exact at 106 bits; m ± s²/2 is rounded outward.
@@ -63,10 +57,7 @@ impl LnCost {
 /// `ln d - ln c` for `d > 0` exact: `ln d`, `ln(d/c)` for an exact cost (so that `d = c` gives
 /// exactly 0), or `ln d - (m ± s²/2)`.
 fn ln_ratio(d: &Float, cost: &Option<LnCost>, p: u32) -> Interval {
-    let ln_d = || Interval {
-        lo: down(p, d.ln_ref()),
-        hi: up(p, d.ln_ref()),
-    };
+    let ln_d = || ln_point(d, p);
     match cost {
         None => ln_d(),
         Some(LnCost::Exact(c)) => Interval {
