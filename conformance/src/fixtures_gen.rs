@@ -43,6 +43,11 @@ fn definition(function: Function) -> &'static str {
         Function::LogEi => "ln EI(mu, sigma; y); -inf where EI = 0 (MATH.md)",
         Function::Pbgi => "PBGI: the g with EI(mu, sigma; g) = cost (MATH.md)",
         Function::LogEipc => "ln EI(mu, sigma; y) - ln cost (stopping paper, eq. 4)",
+        Function::LogEipcInv => "ln EI(mu, sigma; y) - (m - s^2/2) (stopping paper, eq. 13)",
+        Function::LogEipcExp => "ln EI(mu, sigma; y) - (m + s^2/2) (stopping paper, eq. 14)",
+        Function::PbgiLognormal => {
+            "PBGI with cost E[c] = exp(m + s^2/2) (PBGI paper, B.4; MATH.md)"
+        }
     }
 }
 

@@ -1,8 +1,9 @@
 //! The functions the oracle evaluates, with their CSV input columns and domains.
 //!
 //! One enum names every quantity the conformance suite compares (`h`, `ln h`, EI, LogEI, PBGI,
-//! LogEIPC); `pbgi eval` and `pbgi check` accept the four public ones (`ei`, `log-ei`, `pbgi`,
-//! `log-eipc`), the table of `pbgi conformance` also covers `h` and `ln h`.
+//! LogEIPC, and the unknown-cost variants LogEIPC-inv, LogEIPC-exp and PBGI with a log-normal
+//! cost); `pbgi eval` and `pbgi check` accept the four public ones (`ei`, `log-ei`, `pbgi`,
+//! `log-eipc`), the table of `pbgi conformance` covers them all ([`Function::CONFORMANCE`]).
 
 /// A function of the oracle (MATH.md names in the doc of each variant).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
@@ -22,6 +23,19 @@ pub enum Function {
     Pbgi,
     /// `ln EI(μ, σ; y) − ln cost` (stopping paper, eq. 4). Columns `mu,sigma,y,cost`.
     LogEipc,
+    /// LogEIPC-inv: `ln EI(μ, σ; y) − (m − s²/2)`, the cost replaced by `E[1/c]⁻¹` for
+    /// `ln c ~ N(m, s²)` (stopping paper, eq. 13; MATH.md, "Unknown (log-normal) costs").
+    /// Columns `mu,sigma,y,m,s`.
+    #[value(skip)]
+    LogEipcInv,
+    /// LogEIPC-exp: `ln EI(μ, σ; y) − (m + s²/2)`, the cost replaced by `E[c]` (stopping paper,
+    /// eq. 14). Columns `mu,sigma,y,m,s`.
+    #[value(skip)]
+    LogEipcExp,
+    /// PBGI with the cost replaced by `E[c] = exp(m + s²/2)` for `ln c ~ N(m, s²)` (PBGI paper,
+    /// B.4). Columns `mu,sigma,m,s`.
+    #[value(skip)]
+    PbgiLognormal,
 }
 
 impl Function {
@@ -35,6 +49,22 @@ impl Function {
         Function::LogEipc,
     ];
 
+    /// Every function of the fast-against-reference table (`pbgi conformance`): [`Function::ALL`]
+    /// (the functions with fixtures, the public ones offered by `eval` and `check`), then the
+    /// unknown-cost variants. Positions are stable: [`crate::inputs`] seeds each function's
+    /// input streams with its index here.
+    pub const CONFORMANCE: [Function; 9] = [
+        Function::H,
+        Function::LnH,
+        Function::Ei,
+        Function::LogEi,
+        Function::Pbgi,
+        Function::LogEipc,
+        Function::LogEipcInv,
+        Function::LogEipcExp,
+        Function::PbgiLognormal,
+    ];
+
     /// The spelling used on the command line and in fixture file names.
     pub fn cli_name(self) -> &'static str {
         match self {
@@ -44,6 +74,9 @@ impl Function {
             Function::LogEi => "log-ei",
             Function::Pbgi => "pbgi",
             Function::LogEipc => "log-eipc",
+            Function::LogEipcInv => "log-eipc-inv",
+            Function::LogEipcExp => "log-eipc-exp",
+            Function::PbgiLognormal => "pbgi-lognormal",
         }
     }
 
@@ -54,6 +87,8 @@ impl Function {
             Function::Ei | Function::LogEi => &["mu", "sigma", "y"],
             Function::Pbgi => &["mu", "sigma", "cost"],
             Function::LogEipc => &["mu", "sigma", "y", "cost"],
+            Function::LogEipcInv | Function::LogEipcExp => &["mu", "sigma", "y", "m", "s"],
+            Function::PbgiLognormal => &["mu", "sigma", "m", "s"],
         }
     }
 
@@ -69,21 +104,25 @@ impl Function {
     pub fn region_variable(self) -> &'static str {
         match self {
             Function::H | Function::LnH => "z",
-            Function::Pbgi => "u = (g - mu)/sigma",
-            Function::Ei | Function::LogEi | Function::LogEipc => "z = (y - mu)/sigma",
+            Function::Pbgi | Function::PbgiLognormal => "u = (g - mu)/sigma",
+            Function::Ei
+            | Function::LogEi
+            | Function::LogEipc
+            | Function::LogEipcInv
+            | Function::LogEipcExp => "z = (y - mu)/sigma",
         }
     }
 
     /// The name alone of [`Function::region_variable`] (`z` or `u`).
     pub fn region_variable_name(self) -> &'static str {
         match self {
-            Function::Pbgi => "u",
+            Function::Pbgi | Function::PbgiLognormal => "u",
             _ => "z",
         }
     }
 
     /// Checks that `args` (in [`Function::input_columns`] order) lie in the domain: every
-    /// argument finite, `sigma ≥ 0`, `cost > 0`. On failure returns the index of the offending
+    /// argument finite, `sigma ≥ 0`, `cost > 0`, `s ≥ 0`. On failure returns the index of the offending
     /// argument and the reason.
     pub fn check_domain(self, args: &[f64]) -> Result<(), (usize, String)> {
         let columns = self.input_columns();
@@ -98,6 +137,9 @@ impl Function {
                 }
                 "cost" if value <= 0.0 => {
                     return Err((index, format!("cost must be > 0, got {value}")));
+                }
+                "s" if value < 0.0 => {
+                    return Err((index, format!("s must be >= 0, got {value}")));
                 }
                 _ => {}
             }

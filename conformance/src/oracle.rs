@@ -87,6 +87,15 @@ fn reference_unchecked(
         Function::LogEi => pbgi_reference::log_ei(args[0], args[1], args[2]),
         Function::Pbgi => pbgi_reference::pbgi(args[0], args[1], args[2]),
         Function::LogEipc => pbgi_reference::log_eipc(args[0], args[1], args[2], args[3]),
+        Function::LogEipcInv => {
+            pbgi_reference::log_eipc_inv(args[0], args[1], args[2], args[3], args[4])
+        }
+        Function::LogEipcExp => {
+            pbgi_reference::log_eipc_exp(args[0], args[1], args[2], args[3], args[4])
+        }
+        Function::PbgiLognormal => {
+            pbgi_reference::pbgi_lognormal(args[0], args[1], args[2], args[3])
+        }
     }
 }
 
@@ -104,6 +113,15 @@ fn reference_with_unchecked(
         Function::LogEipc => {
             pbgi_reference::log_eipc_with(args[0], args[1], args[2], args[3], accuracy)
         }
+        Function::LogEipcInv => {
+            pbgi_reference::log_eipc_inv_with(args[0], args[1], args[2], args[3], args[4], accuracy)
+        }
+        Function::LogEipcExp => {
+            pbgi_reference::log_eipc_exp_with(args[0], args[1], args[2], args[3], args[4], accuracy)
+        }
+        Function::PbgiLognormal => {
+            pbgi_reference::pbgi_lognormal_with(args[0], args[1], args[2], args[3], accuracy)
+        }
     }
 }
 
@@ -116,6 +134,13 @@ pub fn fast(function: Function, args: &[f64]) -> f64 {
         Function::LogEi => pbgi_fast::log_ei(args[0], args[1], args[2]),
         Function::Pbgi => pbgi_fast::pbgi(args[0], args[1], args[2]),
         Function::LogEipc => pbgi_fast::log_eipc(args[0], args[1], args[2], args[3]),
+        Function::LogEipcInv => {
+            pbgi_fast::log_eipc_inv(args[0], args[1], args[2], args[3], args[4])
+        }
+        Function::LogEipcExp => {
+            pbgi_fast::log_eipc_exp(args[0], args[1], args[2], args[3], args[4])
+        }
+        Function::PbgiLognormal => pbgi_fast::pbgi_lognormal(args[0], args[1], args[2], args[3]),
     }
 }
 

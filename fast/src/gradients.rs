@@ -64,8 +64,9 @@ fn ratios_over_h(z: f64) -> (f64, f64) {
 /// `y < μ`, and `∂/∂σ = 0` (`φ0` at `y = μ`). NaN / invalid input → all fields NaN.
 ///
 /// # Accuracy
-/// `value` as [`ei`]; the derivatives to ≲ 1e-15·(1 + z²) relative (the rounding of `z`),
-/// checked against central differences of the reference in `fast/tests/gradients.rs`.
+/// `value` as [`ei`] (its row of the one tolerance table, `conformance/src/tolerances.rs`);
+/// the derivatives to ≲ 1e-15·(1 + z²) relative (the rounding of `z`), checked against central
+/// differences of the reference in `fast/tests/gradients.rs`.
 pub fn ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
     let value = ei(mu, sigma, y);
     if value.is_nan() {
@@ -125,8 +126,9 @@ pub fn ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
 /// gradient. NaN / invalid input → all fields NaN.
 ///
 /// # Accuracy
-/// `value` as [`log_ei`]; derivatives ≲ 1e-15·(1 + z²) relative (checked by differencing
-/// the reference in `fast/tests/gradients.rs`).
+/// `value` as [`log_ei`] (its row of the one tolerance table, `conformance/src/tolerances.rs`);
+/// derivatives ≲ 1e-15·(1 + z²) relative (checked by differencing the reference in
+/// `fast/tests/gradients.rs`).
 pub fn log_ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
     let value = log_ei(mu, sigma, y);
     let d = y - mu;
@@ -170,7 +172,8 @@ pub fn log_ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
 /// NaN / invalid input → all fields NaN.
 ///
 /// # Accuracy
-/// `value` as [`pbgi`]; derivatives ≲ 1e-14 relative, checked against central differences of
+/// `value` as [`pbgi`] (its row of the one tolerance table, `conformance/src/tolerances.rs`);
+/// derivatives ≲ 1e-14 relative, checked against central differences of
 /// `pbgi_reference::pbgi` in `fast/tests/gradients.rs`.
 pub fn pbgi_grad(mu: f64, sigma: f64, cost: f64) -> PbgiGrad {
     let value = pbgi(mu, sigma, cost);
