@@ -26,3 +26,38 @@ if ! command -v cargo >/dev/null 2>&1; then
   echo "setup.sh: error: cargo not found; install a Rust toolchain (1.80 or newer)" >&2
   exit 1
 fi
+
+# The Python package: `.venv/` in the repository root with CPython (3.11 on this machine, any
+# 3.9+ works), the pinned tools of python/requirements-dev.txt from PyPI, and `pbgi` built into
+# it from python/ (release build, so `.venv/bin/python -c "import pbgi"` works). A second run
+# reuses the environment, reinstalls the tools only when the pins change, and rebuilds only what
+# cargo finds changed.
+root="$(cd "$(dirname "$0")" && pwd)"
+venv="$root/.venv"
+python=""
+for candidate in python3.11 python3; do
+  if command -v "$candidate" >/dev/null 2>&1 &&
+    "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 9))' 2>/dev/null; then
+    python="$candidate"
+    break
+  fi
+done
+if [ -z "$python" ]; then
+  echo "setup.sh: error: no python3 (3.9 or newer) found; install CPython with venv and pip" >&2
+  exit 1
+fi
+if [ ! -x "$venv/bin/python" ]; then
+  echo "setup.sh: creating $venv with $("$python" --version)" >&2
+  "$python" -m venv "$venv"
+fi
+requirements="$root/python/requirements-dev.txt"
+stamp="$venv/.pbgi-requirements"
+if ! cmp -s "$requirements" "$stamp"; then
+  echo "setup.sh: installing the pinned Python tools into $venv" >&2
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+  cp "$requirements" "$stamp"
+fi
+echo "setup.sh: building the pbgi Python package into $venv" >&2
+VIRTUAL_ENV="$venv" "$venv/bin/maturin" develop --release --quiet \
+  --manifest-path "$root/python/Cargo.toml"
+"$venv/bin/python" -c 'import pbgi' 

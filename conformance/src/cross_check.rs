@@ -51,18 +51,14 @@ impl Path {
             Function::Ei | Function::LogEi | Function::Pbgi | Function::LogEipc => {
                 &[Path::Scalar, Path::Slice]
             }
-            Function::H
-            | Function::LnH
-            | Function::LogEipcInv
-            | Function::LogEipcExp
-            | Function::PbgiLognormal => &[Path::Scalar],
+            _ => &[Path::Scalar],
         }
     }
 }
 
 /// Points per stratum of the test command's set for each function: fifty times the earlier
 /// suite's 200 (forty times its 100 for the PBGI forms, whose certified reference is a root,
-/// ~0.4 ms a call), about 1.3e6 points in all, sized so that the whole table takes about half a
+/// ~0.4 ms a call), about 1.1e6 points in all, sized so that the whole table takes about half a
 /// minute on two idle cores.
 pub fn default_per_stratum(function: Function) -> usize {
     match function {
@@ -73,7 +69,8 @@ pub fn default_per_stratum(function: Function) -> usize {
         | Function::LogEipc
         | Function::LogEipcInv
         | Function::LogEipcExp => 10_000,
-        Function::Pbgi | Function::PbgiLognormal => 4_000,
+        Function::Pbgi | Function::PbgiLognormal | Function::PbgiGrad => 4_000,
+        Function::LogNdtr | Function::EiGrad | Function::LogEiGrad => 10_000,
     }
 }
 

@@ -5,7 +5,8 @@
 //! rounded to nearest with at least [`DIGITS`] significant digits, settled from a certified
 //! enclosure at least [`ENCLOSURE_BITS`] bits tight), `value` (the correctly rounded f64 as the
 //! shortest round-trip decimal), `value_hex` (its IEEE-754 bits) and `stratum` (where the input
-//! comes from). The files are a pure function of the reference and of
+//! comes from). A function with several output columns (the gradients) has the three columns for
+//! each output `c`: `c_exact`, `c`, `c_hex`. The files are a pure function of the reference and of
 //! [`crate::inputs`]: `pbgi fixtures --write` regenerates them, `pbgi fixtures --verify` (and the
 //! test `conformance/tests/fixtures.rs`) fails when the checked-in files differ from what the
 //! reference produces now.
@@ -25,7 +26,7 @@ pub const ENCLOSURE_BITS: u32 = 160;
 /// Points per stratum in the fixture files (the named points come first).
 pub fn per_stratum(function: Function) -> usize {
     match function {
-        Function::Pbgi => 6,
+        Function::Pbgi | Function::PbgiGrad => 6,
         _ => 8,
     }
 }
@@ -43,6 +44,14 @@ fn definition(function: Function) -> &'static str {
         Function::LogEi => "ln EI(mu, sigma; y); -inf where EI = 0 (MATH.md)",
         Function::Pbgi => "PBGI: the g with EI(mu, sigma; g) = cost (MATH.md)",
         Function::LogEipc => "ln EI(mu, sigma; y) - ln cost (stopping paper, eq. 4)",
+        Function::LogNdtr => "ln Phi(x), SciPy's log_ndtr (MATH.md, \"Gaussian building blocks\")",
+        Function::EiGrad => "d_mu = dEI/dmu = -Phi(z), d_sigma = dEI/dsigma = phi(z), z = (y - mu)/sigma (MATH.md)",
+        Function::LogEiGrad => {
+            "d_mu = -Phi(z)/(sigma*h(z)), d_sigma = phi(z)/(sigma*h(z)): the gradient of ln EI (MATH.md)"
+        }
+        Function::PbgiGrad => {
+            "d_mu = 1, d_sigma = -phi(u)/Phi(u), d_cost = 1/Phi(u), u = (g - mu)/sigma: the gradient of PBGI (MATH.md)"
+        }
         Function::LogEipcInv => "ln EI(mu, sigma; y) - (m - s^2/2) (stopping paper, eq. 13)",
         Function::LogEipcExp => "ln EI(mu, sigma; y) - (m + s^2/2) (stopping paper, eq. 14)",
         Function::PbgiLognormal => {
@@ -69,28 +78,36 @@ pub fn generate(function: Function) -> Result<String, String> {
     let rows: Vec<Result<String, String>> = cases
         .par_iter()
         .map(|case| {
-            let certified = match oracle::reference_with(function, &case.args, &accuracy) {
-                Ok(certified) => certified,
+            let results = match oracle::reference_all_with(function, &case.args, &accuracy) {
+                Ok(results) => results,
                 Err(e) => {
                     return Ok(Err(format!(
-                        "# omitted, the reference gave no consistent answer: {} [{}]: {}",
+                        "# omitted, the reference gives no value here: {} [{}]: {}",
                         crate::cross_check::describe_args(function, &case.args),
                         case.stratum,
                         e.message
                     )))
                 }
             };
-            let exact = settled_exact(&certified).ok_or_else(|| {
-                format!(
-                    "{} {:?}: the enclosure does not settle 60 digits",
-                    function.cli_name(),
-                    case.args
-                )
-            })?;
             let mut fields: Vec<String> = case.args.iter().map(|&a| format_shortest(a)).collect();
-            fields.push(exact);
-            fields.push(format_shortest(certified.value));
-            fields.push(format_hex_bits(certified.value));
+            for (certified, column) in results.iter().zip(function.output_columns()) {
+                let Some(exact) = settled_exact(certified) else {
+                    // E.g. PBGI's ∂g/∂σ = -φ(u)/Φ(u) at u ≈ 1e126: the enclosure is [-tiny, 0]
+                    // with `tiny` below MPFR's range, so no digit of the exact value is known.
+                    return Ok(Err(format!(
+                        "# omitted, the enclosure does not settle {DIGITS} digits of {column}: {} [{}]: \
+                         [{}, {}], correctly rounded f64 {}",
+                        crate::cross_check::describe_args(function, &case.args),
+                        case.stratum,
+                        decimal::lower(certified, 20),
+                        decimal::upper(certified, 20),
+                        format_shortest(certified.value)
+                    )));
+                };
+                fields.push(exact);
+                fields.push(format_shortest(certified.value));
+                fields.push(format_hex_bits(certified.value));
+            }
             fields.push(quote_field(case.stratum));
             Ok(Ok(fields.join(",")))
         })
@@ -109,6 +126,13 @@ pub fn generate(function: Function) -> Result<String, String> {
         "# Precision: certified enclosures at least {ENCLOSURE_BITS} bits tight; `exact` is the exact value rounded to nearest\n\
          # with at least {DIGITS} significant digits; `value` is the correctly rounded f64 (ties to even), `value_hex` its bits.\n"
     ));
+    if function.output_columns().len() > 1 {
+        out.push_str(&format!(
+            "# Each output column c ({}) comes as `c_exact`, `c` (correctly rounded f64) and `c_hex`, as `exact`, `value`,\n\
+             # `value_hex` above.\n",
+            function.output_columns().join(", ")
+        ));
+    }
     out.push_str(&format!(
         "# Inputs: conformance/src/inputs.rs, the named points then {n} points per stratum, seed {:#x}; exact binary\n\
          # values of the printed shortest decimals.\n",
@@ -119,7 +143,14 @@ pub fn generate(function: Function) -> Result<String, String> {
         out.push('\n');
     }
     out.push_str(&function.input_columns().join(","));
-    out.push_str(",exact,value,value_hex,stratum\n");
+    for column in function.output_columns() {
+        if *column == "value" {
+            out.push_str(",exact,value,value_hex");
+        } else {
+            out.push_str(&format!(",{column}_exact,{column},{column}_hex"));
+        }
+    }
+    out.push_str(",stratum\n");
     for row in rows.iter().filter_map(|r| r.as_ref().ok()) {
         out.push_str(row);
         out.push('\n');

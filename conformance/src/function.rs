@@ -1,18 +1,29 @@
-//! The functions the oracle evaluates, with their CSV input columns and domains.
+//! The functions the oracle evaluates (the registry of `pbgi eval`, `pbgi check` and the
+//! fixtures), with their CSV input and output columns and domains.
 //!
-//! One enum names every quantity the conformance suite compares (`h`, `ln h`, EI, LogEI, PBGI,
-//! LogEIPC, and the unknown-cost variants LogEIPC-inv, LogEIPC-exp and PBGI with a log-normal
-//! cost); `pbgi eval` and `pbgi check` accept the four public ones (`ei`, `log-ei`, `pbgi`,
-//! `log-eipc`), the table of `pbgi conformance` covers them all ([`Function::CONFORMANCE`]).
+//! | function | input columns | output columns |
+//! |---|---|---|
+//! | `h`, `ln-h` | `z` | `value` |
+//! | `log-ndtr` | `x` | `value` |
+//! | `ei`, `log-ei` | `mu,sigma,y` | `value` |
+//! | `pbgi` | `mu,sigma,cost` | `value` |
+//! | `log-eipc` | `mu,sigma,y,cost` | `value` |
+//! | `ei-grad`, `log-ei-grad` | `mu,sigma,y` | `d_mu,d_sigma` |
+//! | `pbgi-grad` | `mu,sigma,cost` | `d_mu,d_sigma,d_cost` |
+//! | `log-eipc-inv`, `log-eipc-exp` (table only) | `mu,sigma,y,m,s` | `value` |
+//! | `pbgi-lognormal` (table only) | `mu,sigma,m,s` | `value` |
+//!
+//! The fast-vs-reference table (`pbgi conformance`) covers [`Function::CONFORMANCE`], the
+//! functions with a bound in `conformance/src/tolerances.rs`: the value functions of
+//! [`Function::ALL`] that `pbgi-fast` has, and the unknown-cost variants, which are not (yet)
+//! offered by `eval`, `check` and the fixtures.
 
 /// A function of the oracle (MATH.md names in the doc of each variant).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
 pub enum Function {
     /// `h(z) = zΦ(z) + φ(z)` (MATH.md, "Gaussian building blocks"). Columns `z`.
-    #[value(skip)]
     H,
     /// `ln h(z)`. Columns `z`.
-    #[value(skip)]
     LnH,
     /// `EI(μ, σ; y)` (MATH.md, "Expected improvement"). Columns `mu,sigma,y`.
     Ei,
@@ -23,36 +34,51 @@ pub enum Function {
     Pbgi,
     /// `ln EI(μ, σ; y) − ln cost` (stopping paper, eq. 4). Columns `mu,sigma,y,cost`.
     LogEipc,
+    /// `ln Φ(x)` (SciPy's `log_ndtr`; MATH.md, "Gaussian building blocks"). Columns `x`.
+    LogNdtr,
+    /// `(∂EI/∂μ, ∂EI/∂σ) = (−Φ(z), φ(z))` (MATH.md, "Expected improvement"). Columns
+    /// `mu,sigma,y`; outputs `d_mu,d_sigma`.
+    EiGrad,
+    /// `(∂LogEI/∂μ, ∂LogEI/∂σ) = (−Φ(z), φ(z))/(σ·h(z))`. Columns `mu,sigma,y`; outputs
+    /// `d_mu,d_sigma`.
+    LogEiGrad,
+    /// `(∂g/∂μ, ∂g/∂σ, ∂g/∂cost) = (1, −φ(u)/Φ(u), 1/Φ(u))` (MATH.md, "PBGI"). Columns
+    /// `mu,sigma,cost`; outputs `d_mu,d_sigma,d_cost`.
+    PbgiGrad,
     /// LogEIPC-inv: `ln EI(μ, σ; y) − (m − s²/2)`, the cost replaced by `E[1/c]⁻¹` for
     /// `ln c ~ N(m, s²)` (stopping paper, eq. 13; MATH.md, "Unknown (log-normal) costs").
-    /// Columns `mu,sigma,y,m,s`.
+    /// Columns `mu,sigma,y,m,s`. In the conformance table only.
     #[value(skip)]
     LogEipcInv,
     /// LogEIPC-exp: `ln EI(μ, σ; y) − (m + s²/2)`, the cost replaced by `E[c]` (stopping paper,
-    /// eq. 14). Columns `mu,sigma,y,m,s`.
+    /// eq. 14). Columns `mu,sigma,y,m,s`. In the conformance table only.
     #[value(skip)]
     LogEipcExp,
     /// PBGI with the cost replaced by `E[c] = exp(m + s²/2)` for `ln c ~ N(m, s²)` (PBGI paper,
-    /// B.4). Columns `mu,sigma,m,s`.
+    /// B.4). Columns `mu,sigma,m,s`. In the conformance table only.
     #[value(skip)]
     PbgiLognormal,
 }
 
 impl Function {
-    /// Every function, in table order.
-    pub const ALL: [Function; 6] = [
+    /// Every function of `eval`, `check` and the fixtures, in table order. (The declaration
+    /// order of the variants seeds each function's input set in [`crate::inputs`]: new
+    /// functions go at the end.)
+    pub const ALL: [Function; 10] = [
         Function::H,
         Function::LnH,
         Function::Ei,
         Function::LogEi,
         Function::Pbgi,
         Function::LogEipc,
+        Function::LogNdtr,
+        Function::EiGrad,
+        Function::LogEiGrad,
+        Function::PbgiGrad,
     ];
 
-    /// Every function of the fast-against-reference table (`pbgi conformance`): [`Function::ALL`]
-    /// (the functions with fixtures, the public ones offered by `eval` and `check`), then the
-    /// unknown-cost variants. Positions are stable: [`crate::inputs`] seeds each function's
-    /// input streams with its index here.
+    /// The functions of the fast-vs-reference table, each with its bound in
+    /// `conformance/src/tolerances.rs`.
     pub const CONFORMANCE: [Function; 9] = [
         Function::H,
         Function::LnH,
@@ -74,49 +100,74 @@ impl Function {
             Function::LogEi => "log-ei",
             Function::Pbgi => "pbgi",
             Function::LogEipc => "log-eipc",
+            Function::LogNdtr => "log-ndtr",
+            Function::EiGrad => "ei-grad",
+            Function::LogEiGrad => "log-ei-grad",
+            Function::PbgiGrad => "pbgi-grad",
             Function::LogEipcInv => "log-eipc-inv",
             Function::LogEipcExp => "log-eipc-exp",
             Function::PbgiLognormal => "pbgi-lognormal",
         }
     }
 
+    /// The function whose command-line name is `name`.
+    pub fn named(name: &str) -> Option<Function> {
+        Function::ALL.into_iter().find(|f| f.cli_name() == name)
+    }
+
     /// The CSV columns holding the arguments, in argument order.
     pub fn input_columns(self) -> &'static [&'static str] {
         match self {
             Function::H | Function::LnH => &["z"],
-            Function::Ei | Function::LogEi => &["mu", "sigma", "y"],
-            Function::Pbgi => &["mu", "sigma", "cost"],
+            Function::LogNdtr => &["x"],
+            Function::Ei | Function::LogEi | Function::EiGrad | Function::LogEiGrad => {
+                &["mu", "sigma", "y"]
+            }
+            Function::Pbgi | Function::PbgiGrad => &["mu", "sigma", "cost"],
             Function::LogEipc => &["mu", "sigma", "y", "cost"],
             Function::LogEipcInv | Function::LogEipcExp => &["mu", "sigma", "y", "m", "s"],
             Function::PbgiLognormal => &["mu", "sigma", "m", "s"],
         }
     }
 
-    /// The output columns of `pbgi eval` (each with `_lower`/`_upper` from the reference engine
-    /// when there are several) and the graded columns of `pbgi check`.
+    /// The output columns of `pbgi eval` (with `_lower`/`_upper` from the reference engine when
+    /// there are several) and the graded columns of `pbgi check`.
     pub fn output_columns(self) -> &'static [&'static str] {
-        &["value"]
+        match self {
+            Function::EiGrad | Function::LogEiGrad => &["d_mu", "d_sigma"],
+            Function::PbgiGrad => &["d_mu", "d_sigma", "d_cost"],
+            _ => &["value"],
+        }
+    }
+
+    /// The function whose value a gradient differentiates (`ei` for `ei-grad`, ...); the
+    /// function itself otherwise. Gradients share their function's inputs and regions.
+    pub fn differentiated(self) -> Function {
+        match self {
+            Function::EiGrad => Function::Ei,
+            Function::LogEiGrad => Function::LogEi,
+            Function::PbgiGrad => Function::Pbgi,
+            other => other,
+        }
     }
 
     /// The variable whose regions group the errors in reports, with its definition:
     /// `z = (y - mu)/sigma`, or for PBGI `u = (g - mu)/sigma` (the standardised index, the
     /// variable the index is computed in).
     pub fn region_variable(self) -> &'static str {
-        match self {
+        match self.differentiated() {
             Function::H | Function::LnH => "z",
+            Function::LogNdtr => "x",
             Function::Pbgi | Function::PbgiLognormal => "u = (g - mu)/sigma",
-            Function::Ei
-            | Function::LogEi
-            | Function::LogEipc
-            | Function::LogEipcInv
-            | Function::LogEipcExp => "z = (y - mu)/sigma",
+            _ => "z = (y - mu)/sigma",
         }
     }
 
-    /// The name alone of [`Function::region_variable`] (`z` or `u`).
+    /// The name alone of [`Function::region_variable`] (`z`, `u` or `x`).
     pub fn region_variable_name(self) -> &'static str {
-        match self {
+        match self.differentiated() {
             Function::Pbgi | Function::PbgiLognormal => "u",
+            Function::LogNdtr => "x",
             _ => "z",
         }
     }
@@ -179,6 +230,10 @@ mod tests {
         assert_eq!(
             Function::H.check_domain(&[f64::NEG_INFINITY]),
             Err((0, "z must be finite, got -inf".to_string()))
+        );
+        assert_eq!(
+            Function::PbgiLognormal.check_domain(&[0.0, 1.0, 0.0, -0.5]),
+            Err((3, "s must be >= 0, got -0.5".to_string()))
         );
     }
 

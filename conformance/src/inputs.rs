@@ -2,7 +2,7 @@
 //!
 //! Every stratum covers one hard place of the domain (MATH.md, "Gaussian building blocks" and
 //! "PBGI") and draws its points from its own ChaCha8 stream seeded with [`SEED`], the function's
-//! position in [`Function::CONFORMANCE`] and the stratum's index, so the sets are identical on
+//! declaration index in [`Function`] and the stratum's index, so the sets are identical on
 //! every machine and every run, and one stratum can grow (or a stratum be appended) without
 //! moving the others: a set of `n` points per stratum is a prefix, stratum by stratum, of the set
 //! of `N > n` points, so a larger scan sees every point of a smaller one. The "random" strata are
@@ -259,31 +259,30 @@ const H_STRATA: [(&str, Draw); 11] = [
 
 /// The number of strata of `function`'s set (the named points not counted).
 pub fn strata_count(function: Function) -> usize {
-    match function {
-        Function::H | Function::LnH => H_STRATA.len(),
-        Function::Ei
-        | Function::LogEi
-        | Function::LogEipc
-        | Function::LogEipcInv
-        | Function::LogEipcExp => Z_STRATA.len(),
+    match function.differentiated() {
+        Function::H | Function::LnH | Function::LogNdtr => H_STRATA.len(),
         Function::Pbgi | Function::PbgiLognormal => COST_STRATA.len(),
+        _ => Z_STRATA.len(),
     }
 }
 
 fn stream(function: Function, stratum: usize) -> ChaCha8Rng {
-    let function_index = Function::CONFORMANCE
-        .iter()
-        .position(|&f| f == function)
-        .expect("listed") as u64;
+    // The declaration order of `Function` (new functions go at the end): for the functions of
+    // `Function::ALL` their position there.
+    let function_index = function as u64;
     ChaCha8Rng::seed_from_u64(SEED ^ (function_index << 16) ^ stratum as u64)
 }
 
 /// The input set of `function`: its [`named_cases`], then `per_stratum` points from each
 /// stratum, in stratum order.
 pub fn cases(function: Function, per_stratum: usize) -> Vec<Case> {
+    if function.differentiated() != function {
+        // A gradient at the same points as the function it differentiates.
+        return cases(function.differentiated(), per_stratum);
+    }
     let mut out = named_cases(function);
     match function {
-        Function::H | Function::LnH => {
+        Function::H | Function::LnH | Function::LogNdtr => {
             for (index, &(stratum, draw)) in H_STRATA.iter().enumerate() {
                 let mut rng = stream(function, index);
                 for _ in 0..per_stratum {
@@ -298,7 +297,9 @@ pub fn cases(function: Function, per_stratum: usize) -> Vec<Case> {
         | Function::LogEi
         | Function::LogEipc
         | Function::LogEipcInv
-        | Function::LogEipcExp => {
+        | Function::LogEipcExp
+        | Function::EiGrad
+        | Function::LogEiGrad => {
             for (index, &(stratum, draw, scale)) in Z_STRATA.iter().enumerate() {
                 let mut rng = stream(function, index);
                 for i in 0..per_stratum {
@@ -337,13 +338,13 @@ pub fn cases(function: Function, per_stratum: usize) -> Vec<Case> {
                 }
             }
         }
-        Function::Pbgi | Function::PbgiLognormal => {
+        Function::Pbgi | Function::PbgiGrad | Function::PbgiLognormal => {
             for (index, &(stratum, draw, scale)) in COST_STRATA.iter().enumerate() {
                 let mut rng = stream(function, index);
                 for i in 0..per_stratum {
                     let (mu, sigma) = scale.sample(&mut rng);
                     let r = draw.sample(&mut rng);
-                    let args = if function == Function::Pbgi {
+                    let args = if function != Function::PbgiLognormal {
                         let cost = if sigma == 0.0 {
                             r
                         } else {
@@ -388,10 +389,15 @@ type Named = (&'static str, Vec<f64>);
 pub fn named_cases(function: Function) -> Vec<Case> {
     let named = "named points";
     let bits = |b: [u64; 3]| b.map(f64::from_bits).to_vec();
-    let points: Vec<Named> = match function {
+    let points: Vec<Named> = match function.differentiated() {
         Function::H | Function::LnH => [0.0, 1.0, -1.0, -38.5, -1e5, 1e8, -1e8]
             .iter()
             .map(|&z| (named, vec![z]))
+            .collect(),
+        // ln Φ(0) = -ln 2; ln Φ rounds to -0 beyond x ≈ 38.5 and to -inf below x ≈ -1.9e154.
+        Function::LogNdtr => [0.0, 1.0, -1.0, -38.5, 38.5, 40.0, -1e5, 1e8, -1e8, -2e154]
+            .iter()
+            .map(|&x| (named, vec![x]))
             .collect(),
         Function::Ei | Function::LogEi => vec![
             (named, vec![0.0, 1.0, 0.0]),
@@ -447,6 +453,8 @@ pub fn named_cases(function: Function) -> Vec<Case> {
             (named, vec![0.0, 1.0, -1000.0, 0.0]),
             (named, vec![0.0, 1.0, -448.0, 30.0]),
         ],
+        // Not reached: `differentiated` maps a gradient to the function it differentiates.
+        Function::EiGrad | Function::LogEiGrad | Function::PbgiGrad => vec![],
     };
     points
         .into_iter()

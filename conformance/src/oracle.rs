@@ -1,4 +1,8 @@
 //! One call of either engine on one row: the reference (certified, MPFR) or the fast crate (f64).
+//!
+//! A function has one output column or several (the gradients); the `*_all` calls give one
+//! result per output column, in [`Function::output_columns`] order.
+use crate::csv_io::format_shortest;
 use crate::function::Function;
 use pbgi_reference::{Accuracy, Certified};
 
@@ -20,128 +24,207 @@ pub struct OracleError {
     pub message: String,
 }
 
-/// The reference's certified result for `function` at `args` ([`Function::input_columns`]
-/// order), at the reference's default accuracy, checked for self-consistency: rounding is
-/// monotone, so the correctly rounded `value` of a number in `[lower, upper]` must lie between
-/// the roundings of `lower` and `upper`; a `value` outside is an error here instead of a
-/// silently wrong answer. (Both ends need not round to `value`: at an exact rounding midpoint
-/// the reference decides the rounding by the sign of a remainder its enclosure cannot show.)
-pub fn reference(function: Function, args: &[f64]) -> Result<Certified, OracleError> {
-    consistent(function, args, reference_unchecked(function, args))
+/// The reference's certified results for `function` at `args` ([`Function::input_columns`]
+/// order), one per output column, at the reference's default accuracy, each checked for
+/// self-consistency: rounding is monotone, so the correctly rounded `value` of a number in
+/// `[lower, upper]` must lie between the roundings of `lower` and `upper`; a `value` outside is
+/// an error here instead of a silently wrong answer. (Both ends need not round to `value`: at an
+/// exact rounding midpoint the reference decides the rounding by the sign of a remainder its
+/// enclosure cannot show.)
+pub fn reference_all(function: Function, args: &[f64]) -> Result<Vec<Certified>, OracleError> {
+    reference_all_with(function, args, &Accuracy::default())
 }
 
-/// As [`reference`], with an explicit accuracy policy (the fixtures ask for tight enclosures).
+/// As [`reference_all`], with an explicit accuracy policy (the fixtures ask for tight
+/// enclosures).
+pub fn reference_all_with(
+    function: Function,
+    args: &[f64],
+    accuracy: &Accuracy,
+) -> Result<Vec<Certified>, OracleError> {
+    let results = reference_unchecked(function, args, accuracy).map_err(|e| {
+        let (column, message) = describe_reference_error(&e);
+        OracleError { column, message }
+    })?;
+    for (certified, output) in results.iter().zip(function.output_columns()) {
+        consistent(function, args, output, certified)?;
+    }
+    Ok(results)
+}
+
+/// The reference's certified result for a function with one output column (the value), as
+/// [`reference_all`].
+pub fn reference(function: Function, args: &[f64]) -> Result<Certified, OracleError> {
+    reference_with(function, args, &Accuracy::default())
+}
+
+/// As [`reference`], with an explicit accuracy policy.
 pub fn reference_with(
     function: Function,
     args: &[f64],
     accuracy: &Accuracy,
 ) -> Result<Certified, OracleError> {
-    consistent(
-        function,
-        args,
-        reference_with_unchecked(function, args, accuracy),
-    )
+    let mut results = reference_all_with(function, args, accuracy)?;
+    if results.len() != 1 {
+        return Err(OracleError {
+            column: None,
+            message: format!(
+                "{} has several output columns ({}); ask for all of them",
+                function.cli_name(),
+                function.output_columns().join(", ")
+            ),
+        });
+    }
+    Ok(results.remove(0))
 }
 
-/// The reference's correctly rounded f64 of each output column of `function` at `args`
-/// ([`Function::output_columns`] order), checked as [`reference`].
+/// The reference's correctly rounded f64 of each output column of `function` at `args`.
 pub fn reference_outputs(function: Function, args: &[f64]) -> Result<Vec<f64>, OracleError> {
-    Ok(vec![reference(function, args)?.value])
+    Ok(reference_all(function, args)?
+        .into_iter()
+        .map(|c| c.value)
+        .collect())
 }
 
 fn consistent(
     function: Function,
     args: &[f64],
-    result: Result<Certified, pbgi_reference::Error>,
-) -> Result<Certified, OracleError> {
-    let certified = result.map_err(|e| {
-        let (column, message) = describe_reference_error(&e);
-        OracleError { column, message }
-    })?;
+    output: &str,
+    certified: &Certified,
+) -> Result<(), OracleError> {
     let (low, high) = (certified.lower.to_f64(), certified.upper.to_f64());
-    if !(low <= certified.value && certified.value <= high) {
-        return Err(OracleError {
-            column: None,
-            message: format!(
-                "pbgi-reference inconsistency: {} at {:?} returned value {:e} but its enclosure \
-                 [{}, {}] rounds to [{low:e}, {high:e}]",
-                function.cli_name(),
-                args,
-                certified.value,
-                certified.lower_decimal(20),
-                certified.upper_decimal(20)
-            ),
-        });
+    if low <= certified.value && certified.value <= high {
+        return Ok(());
     }
-    Ok(certified)
+    Err(OracleError {
+        column: None,
+        message: format!(
+            "pbgi-reference inconsistency: {} ({output}) at {:?} returned value {:e} but its \
+             enclosure [{}, {}] rounds to [{low:e}, {high:e}]",
+            function.cli_name(),
+            args,
+            certified.value,
+            certified.lower_decimal(20),
+            certified.upper_decimal(20)
+        ),
+    })
 }
 
 fn reference_unchecked(
     function: Function,
     args: &[f64],
-) -> Result<Certified, pbgi_reference::Error> {
-    match function {
-        Function::H => pbgi_reference::h(args[0]),
-        Function::LnH => pbgi_reference::ln_h(args[0]),
-        Function::Ei => pbgi_reference::ei(args[0], args[1], args[2]),
-        Function::LogEi => pbgi_reference::log_ei(args[0], args[1], args[2]),
-        Function::Pbgi => pbgi_reference::pbgi(args[0], args[1], args[2]),
-        Function::LogEipc => pbgi_reference::log_eipc(args[0], args[1], args[2], args[3]),
-        Function::LogEipcInv => {
-            pbgi_reference::log_eipc_inv(args[0], args[1], args[2], args[3], args[4])
-        }
-        Function::LogEipcExp => {
-            pbgi_reference::log_eipc_exp(args[0], args[1], args[2], args[3], args[4])
-        }
-        Function::PbgiLognormal => {
-            pbgi_reference::pbgi_lognormal(args[0], args[1], args[2], args[3])
-        }
-    }
-}
-
-fn reference_with_unchecked(
-    function: Function,
-    args: &[f64],
     accuracy: &Accuracy,
-) -> Result<Certified, pbgi_reference::Error> {
+) -> Result<Vec<Certified>, pbgi_reference::Error> {
+    use pbgi_reference as r;
+    let one = |result: Result<Certified, r::Error>| result.map(|c| vec![c]);
     match function {
-        Function::H => pbgi_reference::h_with(args[0], accuracy),
-        Function::LnH => pbgi_reference::ln_h_with(args[0], accuracy),
-        Function::Ei => pbgi_reference::ei_with(args[0], args[1], args[2], accuracy),
-        Function::LogEi => pbgi_reference::log_ei_with(args[0], args[1], args[2], accuracy),
-        Function::Pbgi => pbgi_reference::pbgi_with(args[0], args[1], args[2], accuracy),
-        Function::LogEipc => {
-            pbgi_reference::log_eipc_with(args[0], args[1], args[2], args[3], accuracy)
+        Function::H => one(r::h_with(args[0], accuracy)),
+        Function::LnH => one(r::ln_h_with(args[0], accuracy)),
+        Function::LogNdtr => one(r::log_ndtr_with(args[0], accuracy)),
+        Function::Ei => one(r::ei_with(args[0], args[1], args[2], accuracy)),
+        Function::LogEi => one(r::log_ei_with(args[0], args[1], args[2], accuracy)),
+        Function::Pbgi => one(r::pbgi_with(args[0], args[1], args[2], accuracy)),
+        Function::LogEipc => one(r::log_eipc_with(
+            args[0], args[1], args[2], args[3], accuracy,
+        )),
+        Function::EiGrad => {
+            r::ei_grad_with(args[0], args[1], args[2], accuracy).map(|g| vec![g.d_mu, g.d_sigma])
         }
-        Function::LogEipcInv => {
-            pbgi_reference::log_eipc_inv_with(args[0], args[1], args[2], args[3], args[4], accuracy)
-        }
-        Function::LogEipcExp => {
-            pbgi_reference::log_eipc_exp_with(args[0], args[1], args[2], args[3], args[4], accuracy)
-        }
-        Function::PbgiLognormal => {
-            pbgi_reference::pbgi_lognormal_with(args[0], args[1], args[2], args[3], accuracy)
-        }
+        Function::LogEiGrad => r::log_ei_grad_with(args[0], args[1], args[2], accuracy)
+            .map(|g| vec![g.d_mu, g.d_sigma]),
+        Function::PbgiGrad => r::pbgi_grad_with(args[0], args[1], args[2], accuracy)
+            .map(|g| vec![g.d_mu, g.d_sigma, g.d_cost]),
+        Function::LogEipcInv => one(r::log_eipc_inv_with(
+            args[0], args[1], args[2], args[3], args[4], accuracy,
+        )),
+        Function::LogEipcExp => one(r::log_eipc_exp_with(
+            args[0], args[1], args[2], args[3], args[4], accuracy,
+        )),
+        Function::PbgiLognormal => one(r::pbgi_lognormal_with(
+            args[0], args[1], args[2], args[3], accuracy,
+        )),
     }
 }
 
-/// The fast crate's f64 result for `function` at `args`.
-pub fn fast(function: Function, args: &[f64]) -> f64 {
-    match function {
-        Function::H => pbgi_fast::h(args[0]),
-        Function::LnH => pbgi_fast::ln_h(args[0]),
-        Function::Ei => pbgi_fast::ei(args[0], args[1], args[2]),
-        Function::LogEi => pbgi_fast::log_ei(args[0], args[1], args[2]),
-        Function::Pbgi => pbgi_fast::pbgi(args[0], args[1], args[2]),
-        Function::LogEipc => pbgi_fast::log_eipc(args[0], args[1], args[2], args[3]),
-        Function::LogEipcInv => {
-            pbgi_fast::log_eipc_inv(args[0], args[1], args[2], args[3], args[4])
-        }
-        Function::LogEipcExp => {
-            pbgi_fast::log_eipc_exp(args[0], args[1], args[2], args[3], args[4])
-        }
-        Function::PbgiLognormal => pbgi_fast::pbgi_lognormal(args[0], args[1], args[2], args[3]),
+/// Whether `pbgi-fast` has `function` (it has every function but `log-ndtr`).
+pub fn fast_has(function: Function) -> bool {
+    function != Function::LogNdtr
+}
+
+/// The fast crate's f64 results for `function` at `args`, one per output column; `None` for a
+/// function `pbgi-fast` does not have ([`fast_has`]). NaN where `pbgi-fast` gives no result.
+pub fn fast_all(function: Function, args: &[f64]) -> Option<Vec<f64>> {
+    use pbgi_fast as f;
+    if !fast_has(function) {
+        return None;
     }
+    Some(match function {
+        Function::H => vec![f::h(args[0])],
+        Function::LnH => vec![f::ln_h(args[0])],
+        Function::LogNdtr => return None,
+        Function::Ei => vec![f::ei(args[0], args[1], args[2])],
+        Function::LogEi => vec![f::log_ei(args[0], args[1], args[2])],
+        Function::Pbgi => vec![f::pbgi(args[0], args[1], args[2])],
+        Function::LogEipc => vec![f::log_eipc(args[0], args[1], args[2], args[3])],
+        Function::EiGrad => {
+            let g = f::ei_grad(args[0], args[1], args[2]);
+            vec![g.d_mu, g.d_sigma]
+        }
+        Function::LogEiGrad => {
+            let g = f::log_ei_grad(args[0], args[1], args[2]);
+            vec![g.d_mu, g.d_sigma]
+        }
+        Function::PbgiGrad => {
+            let g = f::pbgi_grad(args[0], args[1], args[2]);
+            vec![g.d_mu, g.d_sigma, g.d_cost]
+        }
+        Function::LogEipcInv => vec![f::log_eipc_inv(args[0], args[1], args[2], args[3], args[4])],
+        Function::LogEipcExp => vec![f::log_eipc_exp(args[0], args[1], args[2], args[3], args[4])],
+        Function::PbgiLognormal => vec![f::pbgi_lognormal(args[0], args[1], args[2], args[3])],
+    })
+}
+
+/// The fast crate's f64 result for a function of the fast-vs-reference table
+/// ([`Function::CONFORMANCE`]); NaN for any other (use [`fast_all`]).
+pub fn fast(function: Function, args: &[f64]) -> f64 {
+    match fast_all(function, args).as_deref() {
+        Some([value]) => *value,
+        _ => f64::NAN,
+    }
+}
+
+/// The fast crate's results for `function` at `args` (arguments in the oracle's domain), or an
+/// error naming an argument when `pbgi-fast` has no result there (it returns NaN outside the
+/// range its kernels cover, e.g. where `y − μ` overflows). The argument named is the one of
+/// largest magnitude: the fast kernels fail by overflow of `y − μ`, `z²` or `c/σ`, which that
+/// argument drives.
+pub fn fast_checked(function: Function, args: &[f64]) -> Result<Vec<f64>, OracleError> {
+    let Some(values) = fast_all(function, args) else {
+        return Err(OracleError {
+            column: None,
+            message: format!(
+                "pbgi-fast has no {}; the reference engine (the default) evaluates it",
+                function.cli_name()
+            ),
+        });
+    };
+    if !values.iter().any(|v| v.is_nan()) {
+        return Ok(values);
+    }
+    let columns = function.input_columns();
+    // The first argument of largest magnitude.
+    let index = (0..args.len())
+        .max_by(|&i, &j| args[i].abs().total_cmp(&args[j].abs()).then(j.cmp(&i)))
+        .unwrap_or(0);
+    Err(OracleError {
+        column: Some(columns[index].to_string()),
+        message: format!(
+            "pbgi-fast has no result for this row (it returned NaN; {} = {} is beyond the range \
+             its kernels cover); the reference engine (the default) evaluates it",
+            columns[index],
+            format_shortest(args[index])
+        ),
+    })
 }
 
 /// A reference error as the column it concerns (if one) and a sentence for users.

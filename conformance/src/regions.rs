@@ -71,15 +71,20 @@ impl Region {
         }
     }
 
-    /// The region of one input row; `oracle_value` is the oracle's result (used for PBGI only).
+    /// The region of one input row; `oracle_value` is the oracle's first output (used for PBGI
+    /// only, whose `u = (g − μ)/σ` comes from the index `g`). `ln Φ(x)` is placed by `x`;
+    /// gradients by the variable of the function they differentiate (for `pbgi-grad`, whose
+    /// outputs do not include `g`, by `cost/σ`: [`Region::of_pbgi_ratio`]).
     pub fn of_row(function: Function, args: &[f64], oracle_value: f64) -> Region {
         let z = match function {
-            Function::H | Function::LnH => Some(args[0]),
+            Function::H | Function::LnH | Function::LogNdtr => Some(args[0]),
             Function::Ei
             | Function::LogEi
             | Function::LogEipc
             | Function::LogEipcInv
-            | Function::LogEipcExp => {
+            | Function::LogEipcExp
+            | Function::EiGrad
+            | Function::LogEiGrad => {
                 let (mu, sigma, y) = (args[0], args[1], args[2]);
                 (sigma > 0.0).then(|| (y - mu) / sigma)
             }
@@ -87,8 +92,34 @@ impl Region {
                 let (mu, sigma) = (args[0], args[1]);
                 (sigma > 0.0).then(|| (oracle_value - mu) / sigma)
             }
+            Function::PbgiGrad => return Region::of_pbgi_ratio(args[1], args[2]),
         };
         Region::of_z(z)
+    }
+
+    /// The region of PBGI's `u` found from `cost/σ` alone: `h(u) = cost/σ` and `h` is
+    /// increasing, so `u < b` exactly when `ln(cost/σ) < ln h(b)`. Compared in logarithms
+    /// (`ln cost − ln σ`), since `cost/σ` may lie outside f64's range; a point within rounding of
+    /// a boundary may fall on either side of it.
+    pub fn of_pbgi_ratio(sigma: f64, cost: f64) -> Region {
+        if sigma <= 0.0 {
+            return Region::SigmaZero;
+        }
+        let ln_ratio = cost.ln() - sigma.ln();
+        let below = |b: f64| ln_ratio < pbgi_fast::ln_h(b);
+        let at_most = |b: f64| ln_ratio <= pbgi_fast::ln_h(b);
+        match () {
+            _ if below(-1e6) => Region::ExtremeLeft,
+            _ if below(-1e4) => Region::FarLeft,
+            _ if below(-40.0) => Region::Underflowed,
+            _ if below(-37.0) => Region::UnderflowEdge,
+            _ if below(-5.0) => Region::LeftTail,
+            _ if below(-0.5) => Region::NearMinusOne,
+            _ if at_most(0.5) => Region::Central,
+            _ if at_most(1e4) => Region::Right,
+            _ if at_most(1e6) => Region::FarRight,
+            _ => Region::ExtremeRight,
+        }
     }
 
     /// The label with the region's variable called `variable` (`u` for PBGI's regions, which
@@ -129,6 +160,24 @@ mod tests {
         assert_eq!(Region::of_z(Some(f64::NEG_INFINITY)), Region::ExtremeLeft);
         assert_eq!(Region::of_z(Some(f64::INFINITY)), Region::ExtremeRight);
         assert_eq!(Region::of_z(None), Region::SigmaZero);
+    }
+
+    #[test]
+    fn pbgi_ratio_regions_agree_with_the_index() {
+        // PBGI(0,1,0.1) = -0.9023463475100345 (MATH.md): u = g, in -5..-0.5; PBGI(0,1,1e-4) =
+        // -3.363...; cost/sigma = h(0) = 1/sqrt(2 pi) gives u = 0.
+        assert_eq!(Region::of_pbgi_ratio(1.0, 0.1), Region::NearMinusOne);
+        assert_eq!(Region::of_pbgi_ratio(2.0, 2e-4), Region::NearMinusOne);
+        assert_eq!(
+            Region::of_pbgi_ratio(3.0, 3.0 * 0.3989422804014327),
+            Region::Central
+        );
+        // h(u) ≈ u for large u; ln h(-37) ≈ -692.6, ln h(-40) ≈ -808.3 (ln φ(z) − 2 ln|z|);
+        // ln(7e-318) ≈ -730. cost/sigma >= 5e-324/f64::MAX: u never reaches -1e4.
+        assert_eq!(Region::of_pbgi_ratio(1.0, 5e5), Region::FarRight);
+        assert_eq!(Region::of_pbgi_ratio(1e10, 7e-308), Region::UnderflowEdge);
+        assert_eq!(Region::of_pbgi_ratio(1e300, 1e-300), Region::Underflowed);
+        assert_eq!(Region::of_pbgi_ratio(0.0, 1.0), Region::SigmaZero);
     }
 
     #[test]

@@ -114,6 +114,11 @@ pub fn fast_tolerance(function: Function, region: Region) -> Tolerance {
                      bound there is loose), plus 0.5 for the correctly rounded value; 4 rests \
                      on measurement in that regime",
         },
+        (LogNdtr | EiGrad | LogEiGrad | PbgiGrad, _) => Tolerance {
+            max_ulp: f64::INFINITY,
+            reason: "not in the fast-vs-reference table (Function::CONFORMANCE): no bound \
+                     measured in ULPs yet",
+        },
         (LogEipc, _) => Tolerance {
             max_ulp: 4.0,
             reason: "pbgi_fast::log_eipc, in ulp of S = max(|LogEIPC|, |ln c|, 1): ratio form \

@@ -5,7 +5,7 @@
 //!
 //! | function | measure |
 //! |---|---|
-//! | `h`, `ei` | plain ULP distance: the number of f64 values between the two (subnormals count; `+0 = -0`) |
+//! | `h`, `ei`, `log-ndtr`, every gradient column | plain ULP distance: the number of f64 values between the two (subnormals count; `+0 = -0`) |
 //! | `ln h`, `log_ei` | `|computed − exact|` in ULPs of `max(|exact|, 1)`: relative near large values, absolute (in ULPs of 1) near 0, where the logarithm's own condition number makes a relative measure meaningless |
 //! | `pbgi` | `|computed − exact|` in ULPs of `|μ| + σ·|u|` (`u = (g − μ)/σ`, so `σ·|u| = |g − μ|`): the size of the two terms of `g = μ + σ·u`, the scale at which any f64 evaluation of that sum rounds |
 //! | `log_eipc` | `|computed − exact|` in ULPs of `max(|exact|, |ln cost|, 1)`: `ln EI − ln cost` cancels near a tie, so the error is measured at the scale of the larger term |
@@ -63,10 +63,18 @@ pub fn scaled_error(computed: f64, exact: f64, scale: f64) -> f64 {
 }
 
 /// The error of `computed` against the correctly rounded `exact` for `function` at `args`
-/// (in [`Function::input_columns`] order), by the measure of the module table.
+/// (in [`Function::input_columns`] order), by the measure of the module table (the same for
+/// every output column of a gradient).
 pub fn error_in_ulps(function: Function, args: &[f64], computed: f64, exact: f64) -> f64 {
     match function {
-        Function::H | Function::Ei => ulp_distance(computed, exact),
+        // ln Φ(x) < 0 never crosses 0, and the gradients' columns are products and ratios of
+        // Φ, φ and h, so the plain distance is the relative measure there.
+        Function::H
+        | Function::Ei
+        | Function::LogNdtr
+        | Function::EiGrad
+        | Function::LogEiGrad
+        | Function::PbgiGrad => ulp_distance(computed, exact),
         Function::LnH | Function::LogEi => scaled_error(computed, exact, exact.abs().max(1.0)),
         Function::Pbgi => {
             let mu = args[0];
@@ -104,8 +112,12 @@ pub fn error_in_ulps(function: Function, args: &[f64], computed: f64, exact: f64
 /// One line saying how [`error_in_ulps`] measures `function`'s error (printed in reports).
 pub fn measure_description(function: Function) -> &'static str {
     match function {
-        Function::H | Function::Ei => {
+        Function::H | Function::Ei | Function::LogNdtr => {
             "ULP distance to the correctly rounded value (f64 values between them)"
+        }
+        Function::EiGrad | Function::LogEiGrad | Function::PbgiGrad => {
+            "ULP distance to the correctly rounded value, per output column (f64 values between \
+             them)"
         }
         Function::LnH | Function::LogEi => "|error| in ULPs of max(|exact|, 1)",
         Function::Pbgi => "|error| in ULPs of |mu| + sigma*|u| = |mu| + |g - mu|",

@@ -229,3 +229,82 @@ fn a_file_without_rows_says_so_and_fails_a_bound() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains("--max-ulp 4: FAILED (0 rows graded)"));
 }
+
+#[test]
+fn gradients_are_graded_per_output_column() {
+    // ∂EI/∂μ(0,1,0) = -1/2 exactly; ∂EI/∂σ = φ(0) = 0.3989422804014327 (MATH.md's EI(0,1;0)).
+    let phi0 = 0.3989422804014327f64;
+    let file = write_temp(
+        "ei_grad.csv",
+        &format!(
+            "mu,sigma,y,d_mu,d_sigma\n0,1,0,-0.5,{:e}\n1,0,3,-1,0\n",
+            ulps_up(phi0, 2)
+        ),
+    );
+    let out = check(&["ei-grad", file.to_str().unwrap(), "--max-ulp", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains("ULP error: max 2, median"), "{report}");
+    assert!(report.contains("by output column:"), "{report}");
+    let d_sigma = report.lines().find(|l| l.starts_with("d_sigma ")).unwrap();
+    assert_eq!(
+        d_sigma.split_whitespace().collect::<Vec<_>>(),
+        ["d_sigma", "2", "2", "0", "2"]
+    );
+    let out = check(&["ei-grad", file.to_str().unwrap(), "--max-ulp", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    // Missing an output column is named.
+    let file = write_temp("ei_grad_short.csv", "mu,sigma,y,d_mu\n0,1,0,-0.5\n");
+    let out = check(&["ei-grad", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("header has no column `d_sigma`"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn log_ndtr_and_h_are_graded_by_their_own_variable() {
+    // ln Φ(0) = -ln 2 = -0.6931471805599453.
+    let ln2 = 0.6931471805599453f64;
+    let file = write_temp(
+        "log_ndtr.csv",
+        &format!("x,value\n0,{:e}\n", -ulps_up(ln2, 1)),
+    );
+    let out = check(&["log-ndtr", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains("ULP error: max 1,"), "{report}");
+    assert!(report.contains("by region of x:"), "{report}");
+    assert!(report.contains("-0.5 <= x <= 0.5"), "{report}");
+    let file = write_temp("h.csv", "z,value\n0,0.3989422804014327\n");
+    let out = check(&["h", file.to_str().unwrap(), "--max-ulp", "0"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+}
+
+#[test]
+fn z_column_mode_grades_the_h_inside_ei_and_log_ei() {
+    // h(0) = 0.3989422804014327 moved by 3 ULPs; the file has z and no mu, sigma, y.
+    let file = write_temp(
+        "ei_z.csv",
+        &format!("z,value\n0,{:e}\n", ulps_up(0.3989422804014327, 3)),
+    );
+    let out = check(&["ei", "--z", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains("z-column mode of ei: h(z)"), "{report}");
+    assert!(report.contains("ULP error: max 3,"), "{report}");
+    // ln h(0) = -ln √(2π) = -0.9189385332046728, exact: 0 ULP.
+    let file = write_temp("log_ei_z.csv", "z,value\n0,-0.9189385332046728\n");
+    let out = check(&["log-ei", "--z", file.to_str().unwrap(), "--max-ulp", "0"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains("z-column mode of log-ei: ln h(z)"));
+    let out = check(&["pbgi", "--z", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("`pbgi` has no z mode"),
+        "{}",
+        text(&out.stderr)
+    );
+}

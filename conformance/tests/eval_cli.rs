@@ -378,3 +378,173 @@ fn example_honours_the_fast_engine() {
         "{line}"
     );
 }
+
+#[test]
+fn a_row_the_fast_engine_cannot_evaluate_names_its_column() {
+    // log_ei(0, 1, -2e154): z²/2 overflows in pbgi-fast, which returns NaN; the reference
+    // evaluates it.
+    let input = "mu,sigma,y\n0,1,0\n0,1,-2e154\n";
+    let out = pbgi(&["eval", "log-ei", "--engine", "fast"], input);
+    if out.status.success() {
+        // pbgi-fast covers this row now: it must then agree with the reference's value.
+        let fast = rows(&out)[2][3].parse::<f64>().unwrap();
+        let reference = rows(&pbgi(&["eval", "log-ei"], input))[2][3]
+            .parse::<f64>()
+            .unwrap();
+        assert!((fast - reference).abs() <= 4.0 * reference.abs() * f64::EPSILON);
+    } else {
+        assert_eq!(out.status.code(), Some(2));
+        let message = stderr(&out);
+        assert!(
+            message.starts_with("pbgi: error: line 3, column `y`: pbgi-fast has no result"),
+            "{message}"
+        );
+        assert!(
+            message.ends_with("(1 row before it written)\n"),
+            "{message}"
+        );
+    }
+}
+
+/// `ln 2` to 38 digits (a classical constant, not computed here).
+const LN_2: &str = "0.69314718055994530941723212145817656807";
+/// `√(π/2)` to 38 digits (a classical constant: `1/(2φ(0))`).
+const SQRT_HALF_PI: &str = "1.2533141373155002512078826424055226265";
+
+#[test]
+fn h_ln_h_and_log_ndtr_read_their_own_columns() {
+    let out = pbgi(&["eval", "h"], "z\n0\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = rows(&out);
+    assert_eq!(table[0], ["z", "value", "lower", "upper"]);
+    assert!(same_f64(&table[1][1], "0.3989422804014327"), "{table:?}");
+    assert_enclosed(&table[1], true);
+
+    let out = pbgi(&["eval", "ln-h"], "z\n0\n");
+    assert!(same_f64(&rows(&out)[1][1], LN_PHI_0), "{}", stdout(&out));
+
+    // ln Φ(0) = -ln 2; ln Φ(-1e5) = -x²/2 - ln|x| - ln √(2π) - 1/x² + O(x⁻⁴); ln Φ(40) is
+    // about -3.7e-350, which rounds to -0 (never +0).
+    let out = pbgi(&["eval", "log-ndtr"], "x\n0\n-1e5\n40\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = rows(&out);
+    assert_eq!(table[0], ["x", "value", "lower", "upper"]);
+    assert_eq!(
+        table[1][1].parse::<f64>().unwrap(),
+        -LN_2.parse::<f64>().unwrap()
+    );
+    assert_enclosed(&table[1], true);
+    let asymptotic = -5e9 - 1e5f64.ln() + LN_PHI_0.parse::<f64>().unwrap() - 1e-10;
+    let value: f64 = table[2][1].parse().unwrap();
+    assert!(
+        (value - asymptotic).abs() <= 2.0 * 9.5367431640625e-7,
+        "{value} vs {asymptotic}"
+    );
+    assert_eq!(table[3][1], "-0");
+    assert!(
+        table[3][2].starts_with('-') && table[3][2].contains("e-350"),
+        "{table:?}"
+    );
+
+    let out = pbgi(&["eval", "log-ndtr", "--engine", "fast"], "x\n0\n");
+    if !out.status.success() {
+        assert_eq!(
+            stderr(&out),
+            "pbgi: error: pbgi-fast has no log-ndtr; the reference engine (the default) \
+             evaluates it\n"
+        );
+        assert_eq!(stdout(&out), "");
+    }
+}
+
+#[test]
+fn gradients_have_an_enclosure_per_column() {
+    // ∂EI/∂μ = -Φ(0) = -1/2, ∂EI/∂σ = φ(0); σ = 0, y > μ: (-1, 0) exactly.
+    let out = pbgi(&["eval", "ei-grad"], "mu,sigma,y\n0,1,0\n1,0,3\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = rows(&out);
+    assert_eq!(
+        table[0],
+        [
+            "mu",
+            "sigma",
+            "y",
+            "d_mu",
+            "d_mu_lower",
+            "d_mu_upper",
+            "d_sigma",
+            "d_sigma_lower",
+            "d_sigma_upper"
+        ]
+    );
+    assert_eq!(table[1][3], "-0.5");
+    assert!(same_f64(&table[1][6], "0.3989422804014327"), "{table:?}");
+    assert_enclosed(&table[1][..9], true);
+    assert_eq!(numbers(&table[2][3..]), [-1.0, -1.0, -1.0, 0.0, 0.0, 0.0]);
+
+    // LogEI: ∂/∂μ = -Φ(0)/h(0) = -√(π/2), ∂/∂σ = φ(0)/h(0) = 1; σ = 0, y > μ: (-1/(y - μ), 0).
+    let out = pbgi(&["eval", "log-ei-grad"], "mu,sigma,y\n0,1,0\n1,0,3\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = rows(&out);
+    assert!(
+        same_f64(&table[1][3], &format!("-{SQRT_HALF_PI}")),
+        "{table:?}"
+    );
+    assert_eq!(table[1][6].parse::<f64>().unwrap(), 1.0);
+    assert_eq!(numbers(&table[2][3..]), [-0.5, -0.5, -0.5, 0.0, 0.0, 0.0]);
+
+    // PBGI at cost = h(0) (rounded): u ≈ 5e-17, so ∂g/∂σ = -φ(u)/Φ(u) is within 1 ULP of
+    // -2φ(0) and ∂g/∂c = 1/Φ(u) rounds to 2; σ = 0: (1, 0, 1) exactly.
+    let out = pbgi(
+        &["eval", "pbgi-grad"],
+        "mu,sigma,cost\n0,1,0.3989422804014327\n1,0,0.5\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = rows(&out);
+    assert_eq!(
+        table[0][3..],
+        [
+            "d_mu",
+            "d_mu_lower",
+            "d_mu_upper",
+            "d_sigma",
+            "d_sigma_lower",
+            "d_sigma_upper",
+            "d_cost",
+            "d_cost_lower",
+            "d_cost_upper"
+        ]
+    );
+    assert_eq!(table[1][3], "1");
+    let d_sigma: f64 = table[1][6].parse().unwrap();
+    assert!((d_sigma + 0.7978845608028654).abs() <= 1.2e-16, "{d_sigma}");
+    assert_eq!(table[1][9], "2");
+    assert_eq!(
+        numbers(&table[2][3..]),
+        [1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0]
+    );
+
+    // The fast engine writes the output columns alone.
+    let out = pbgi(
+        &["eval", "pbgi-grad", "--engine", "fast"],
+        "mu,sigma,cost\n1,0,0.5\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "mu,sigma,cost,d_mu,d_sigma,d_cost\n1,0,0.5,1,0,1\n"
+    );
+}
+
+#[test]
+fn a_point_without_a_derivative_is_an_error_naming_it() {
+    // σ = 0, y = μ: EI = max(y - μ, 0) has a kink in μ.
+    let out = pbgi(&["eval", "ei-grad"], "mu,sigma,y\n0,1,0\n1,0,1\n");
+    assert_eq!(out.status.code(), Some(2));
+    let message = stderr(&out);
+    assert!(
+        message.starts_with("pbgi: error: line 3: ") && message.contains("not differentiable"),
+        "{message}"
+    );
+    assert_eq!(stdout(&out).lines().count(), 2);
+}

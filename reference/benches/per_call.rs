@@ -4,8 +4,8 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use pbgi_reference::{
-    ei, h, ln_h, log_ei, log_eipc, log_eipc_exp, log_eipc_inv, pbgi, pbgi_lognormal, stop_decision,
-    Candidate,
+    ei, ei_grad, h, ln_h, log_ei, log_ei_grad, log_eipc, log_eipc_exp, log_eipc_inv, log_ndtr,
+    pbgi, pbgi_grad, pbgi_lognormal, stop_decision, Candidate,
 };
 use std::time::Duration;
 
@@ -27,6 +27,20 @@ fn per_call(c: &mut Criterion) {
             b.iter(|| ln_h(black_box(z)).unwrap())
         });
     }
+    for (name, x) in [("lower", -7.7), ("middle", 0.3), ("upper", 9.0)] {
+        g.bench_function(format!("log_ndtr/{name}"), |b| {
+            b.iter(|| log_ndtr(black_box(x)).unwrap())
+        });
+    }
+    g.bench_function("ei_grad/typical", |b| {
+        b.iter(|| ei_grad(black_box(0.3), 1.7, -2.1).unwrap())
+    });
+    g.bench_function("log_ei_grad/typical", |b| {
+        b.iter(|| log_ei_grad(black_box(0.3), 1.7, -2.1).unwrap())
+    });
+    g.bench_function("pbgi_grad/typical", |b| {
+        b.iter(|| pbgi_grad(black_box(0.3), 1.2, 0.01).unwrap())
+    });
     g.bench_function("ei/typical", |b| {
         b.iter(|| ei(black_box(0.3), 1.7, -2.1).unwrap())
     });

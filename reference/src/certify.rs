@@ -138,6 +138,17 @@ pub(crate) fn ziv(
     }
 }
 
+/// The certified result for `-v` from the one for a **strictly positive** quantity `v`: the
+/// enclosure mirrored, and a value that rounds to `+0` becomes `-0` (the exact `-v` is
+/// negative even when it lies below every double, or below MPFR's range).
+pub(crate) fn negated(c: Certified) -> Certified {
+    Certified {
+        value: -c.value,
+        lower: -c.upper,
+        upper: -c.lower,
+    }
+}
+
 /// An f64 as an exact MPFR float.
 pub(crate) fn exact(x: f64) -> Float {
     Float::with_val(53, x)

@@ -10,7 +10,8 @@ use rug::Float;
 
 /// Extra precision to carry `x = |d|/σ` with, so that its rounding costs no more than the
 /// target: the relative sensitivity of `h(-x)` to `x` is about `x²` for large `x`, and the
-/// Taylor form's interval evaluation amplifies the width of `x` by up to `2^17` for `x ≤ 4`.
+/// Taylor form's interval evaluation amplifies the relative width of `x` by up to `2^23.2` for
+/// `x ≤ 4` (both of its terms depend on `x`; proof note §4.1).
 pub(crate) fn distance_bits(d: &Float, sigma: &Float) -> u32 {
     (2 * (log2_abs(d) - log2_abs(sigma))).clamp(0, 200) as u32 + 40
 }

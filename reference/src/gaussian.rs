@@ -9,7 +9,8 @@
 //! * **Taylor series** (`x ≤ 4`): `Φ(x) = 1/2 + φ(x)·S(x)`, `S(x) = Σ_{n≥0} x^{2n+1}/(2n+1)!!`
 //!   (positive terms), so `h(-x) = φ(x)·(1 + x·S(x)) - x/2`. Once `2n+3 ≥ 2x²` the term ratio
 //!   `x²/(2n+3)` is `≤ 1/2`, so the tail is at most twice the first omitted term. The final
-//!   subtraction loses `≤ 17` bits for `x ≤ 4`, which the working precision adds back.
+//!   subtraction loses `log2(x/(2h(-x))) ≤ 18.1` bits for `x ≤ 4` (the maximum, at `x = 4`),
+//!   which the 24 guard bits of the working precision add back.
 //! * **Continued fraction** (`x > 4`): with `I_n(x) = ∫_x^∞ (t-x)^n/n!·φ(t) dt` (`I_{-1} = φ`,
 //!   `I_0 = Q`, `I_1 = h(-x)`), integration by parts gives `I_{n-1} = x·I_n + (n+1)·I_{n+1}`,
 //!   so `r_n = I_n/I_{n-1} > 0` satisfies `r_n = 1/(x + (n+1)·r_{n+1})` and
@@ -19,6 +20,9 @@
 //!   the same integration by parts `h(-x)/φ(x) = S_n + (-1)^n·E_n` with
 //!   `0 < E_n < (2n+1)!!/x^{2n+2}` for every `n ≥ 1`, so for even `n` the value lies in
 //!   `(S_n, S_n + a_{n+1})`. Evaluated in log space, so `ln h` never underflows.
+//!
+//! The same methods give the Mills ratio `Q(x)/φ(x)` ([`tail_ratios`]), hence `Q`, `ln Q` and
+//! `Φ` for `ln Φ` and the gradients.
 
 use crate::interval::{down, exponent, ln_sqrt_2pi, log2_abs, sqrt_2pi, up, Interval};
 use rug::float::Round;
@@ -72,19 +76,23 @@ fn square(x: &Interval, p: u32) -> Interval {
     }
 }
 
-/// `φ(x) = exp(-x²/2)/√(2π)` enclosed (`x ≥ 0`, `φ` decreasing).
-fn phi(x: &Interval, p: u32) -> Interval {
-    let x2 = square(x, p);
+/// `φ(x) = exp(-x²/2)/√(2π)` enclosed (`x ≥ 0`, `φ` decreasing), relative width about `2^-p`
+/// plus the effect of the width of `x`.
+pub(crate) fn phi(x: &Interval, p: u32) -> Interval {
+    // exp turns the absolute error of x²/2 into a relative one: carry x² with 2·log2(x) more
+    // bits (beyond x = 2^34, φ is below MPFR's range anyway).
+    let wp = p + 2 * log2_abs(&x.hi).clamp(0, 34) as u32;
+    let x2 = square(x, wp);
     let e = Interval {
-        lo: down(p, -(x2.hi >> 1u32)),
-        hi: up(p, -(x2.lo >> 1u32)),
+        lo: down(wp, -(x2.hi >> 1u32)),
+        hi: up(wp, -(x2.lo >> 1u32)),
     }
     .exp(p);
     e.div_nonneg(&sqrt_2pi(p), p)
 }
 
 /// `ln φ(x) = -x²/2 - ln √(2π)` enclosed.
-fn ln_phi(x: &Interval, p: u32) -> Interval {
+pub(crate) fn ln_phi(x: &Interval, p: u32) -> Interval {
     let s = ln_sqrt_2pi(p);
     let x2 = square(x, p);
     let (half_hi, half_lo) = (x2.hi >> 1u32, x2.lo >> 1u32);
@@ -94,8 +102,9 @@ fn ln_phi(x: &Interval, p: u32) -> Interval {
     }
 }
 
-/// `h(-x)` by the Taylor series (`x ≤ 4`), working precision `wp`.
-fn taylor(x: &Interval, wp: u32) -> Interval {
+/// `S(x) = Σ_{n≥0} x^{2n+1}/(2n+1)!!` enclosed (`0 ≤ x ≤ 4`), the tail bounded by twice the
+/// first omitted term, working precision `wp`.
+fn taylor_sum(x: &Interval, wp: u32) -> Interval {
     let x2 = square(x, wp);
     let (mut s_lo, mut s_hi) = (Float::new(wp), Float::new(wp));
     // t_0 = x; in-place directed operations keep the loop free of allocations.
@@ -123,6 +132,12 @@ fn taylor(x: &Interval, wp: u32) -> Interval {
     }
     t_hi.mul_assign_round(2u32, Round::Up);
     s_hi.add_assign_round(&t_hi, Round::Up);
+    Interval { lo: s_lo, hi: s_hi }
+}
+
+/// `h(-x) = φ(x)·(1 + x·S(x)) - x/2` by the Taylor series (`x ≤ 4`), working precision `wp`.
+fn taylor(x: &Interval, wp: u32) -> Interval {
+    let Interval { lo: s_lo, hi: s_hi } = taylor_sum(x, wp);
     let f = phi(x, wp);
     let (xs_lo, xs_hi) = (down(wp, &x.lo * &s_lo), up(wp, &x.hi * &s_hi));
     let (one_lo, one_hi) = (down(wp, &xs_lo + 1u32), up(wp, &xs_hi + 1u32));
@@ -251,4 +266,74 @@ pub(crate) fn ln_h_neg(x: &Interval, p: u32) -> Interval {
         Method::ContinuedFraction => ln_phi(x, wp).add(&continued_fraction(x, wp).ln(wp), wp),
         Method::Asymptotic(n) => ln_phi(x, wp).add(&asymptotic_ratio(x, n, wp).ln(wp), wp),
     }
+}
+
+/// The two ratios of the upper tail to the density, enclosed over `x` (`0 ≤ x.lo`):
+/// `q = h(-x)/φ(x)` and the Mills ratio `r = Q(x)/φ(x)`, `Q(x) = P(Z > x)`. Neither
+/// underflows, so every quantity of the tail can be formed from them and `φ` (or `ln φ`):
+/// `h(-x) = φ·q`, `Q = φ·r`, `Φ(-x)/h(-x) = r/q`, `φ(x)/Q(x) = 1/r`.
+pub(crate) struct TailRatios {
+    pub q: Interval,
+    pub r: Interval,
+}
+
+/// [`TailRatios`] at working precision `p + 24`, relative width about `2^-p` plus the effect of
+/// the width of `x`.
+///
+/// For `x ≤ 4` from the Taylor sum: `q = 1 + x·S - x/(2φ)` (loses ≤ 18.1 bits at `x = 4`),
+/// `r = 1/(2φ) - S` (loses ≤ 14 bits); both covered by the 24 guard bits. Otherwise `q` by the
+/// continued fraction or the asymptotic series and `r = (1 - q)/x` (from `h(-x) = φ - x·Q`),
+/// with `q < 1/(1 + x²) < 1/17`: no cancellation.
+pub(crate) fn tail_ratios(x: &Interval, p: u32) -> TailRatios {
+    let wp = p + 24;
+    let non_negative = |v: Float| {
+        if v.is_sign_negative() {
+            Float::with_val(wp, 0)
+        } else {
+            v
+        }
+    };
+    let q = match method(x, p) {
+        Method::Taylor => {
+            let s = taylor_sum(x, wp);
+            let f = phi(x, wp);
+            // x/(2φ) and 1/(2φ) are increasing in x (φ decreasing).
+            let (half_inv_lo, half_inv_hi) = (
+                down(wp, f.hi.recip_ref()) >> 1u32,
+                up(wp, f.lo.recip_ref()) >> 1u32,
+            );
+            let (xs_lo, xs_hi) = (down(wp, &x.lo * &s.lo), up(wp, &x.hi * &s.hi));
+            let (xh_lo, xh_hi) = (down(wp, &x.lo * &half_inv_lo), up(wp, &x.hi * &half_inv_hi));
+            let q = Interval {
+                lo: non_negative(down(wp, &down(wp, &xs_lo + 1u32) - &xh_hi)),
+                hi: up(wp, &up(wp, &xs_hi + 1u32) - &xh_lo),
+            };
+            let r = Interval {
+                lo: non_negative(down(wp, &half_inv_lo - &s.hi)),
+                hi: up(wp, &half_inv_hi - &s.lo),
+            };
+            return TailRatios { q, r };
+        }
+        Method::ContinuedFraction => continued_fraction(x, wp),
+        Method::Asymptotic(n) => asymptotic_ratio(x, n, wp),
+    };
+    // r = (1 - q)/x, decreasing in q and in x.
+    let r = Interval {
+        lo: down(wp, &down(wp, 1u32 - &q.hi) / &x.hi),
+        hi: up(wp, &up(wp, 1u32 - &q.lo) / &x.lo),
+    };
+    TailRatios { q, r }
+}
+
+/// `Q(x) = P(Z > x)` enclosed over `x` (`0 ≤ x.lo`). Underflows to `[0, tiny]` only beyond
+/// MPFR's exponent range (`x ≳ 2.5e9`).
+pub(crate) fn upper_tail(x: &Interval, p: u32) -> Interval {
+    let wp = p + 24;
+    phi(x, wp).mul_nonneg(&tail_ratios(x, p).r, wp)
+}
+
+/// `ln Q(x) = ln φ(x) + ln r(x)` enclosed over `x` (`0 ≤ x.lo`); finite for every finite `x`.
+pub(crate) fn ln_upper_tail(x: &Interval, p: u32) -> Interval {
+    let wp = p + 24;
+    ln_phi(x, wp).add(&tail_ratios(x, p).r.ln(wp), wp)
 }

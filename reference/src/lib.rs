@@ -26,10 +26,18 @@
 //! (`±(2^62 - 1)`, so that `φ(1e8) = e^(-5e15)` is representable) and leaves it so: other MPFR
 //! code in that thread then under- or overflows later than with MPFR's default range.
 //!
+//! # Functions
+//! Values: [`h`], [`ln_h`], [`log_ndtr`] (`ln Φ`), [`ei`], [`log_ei`], [`log_eipc`],
+//! [`log_eipc_inv`], [`log_eipc_exp`], [`pbgi`], [`pbgi_lognormal`]; gradients (one
+//! [`Certified`] per partial derivative): [`ei_grad`], [`log_ei_grad`], [`pbgi_grad`]; the
+//! stopping rule [`stop_decision`]. Each has a `*_with` form taking an [`Accuracy`].
+//!
 //! # Verification
-//! `tests/mpmath_data.rs`: 612 inputs across the domain against mpmath at 90 digits, 0 ULP and
-//! containment; `tests/two_formulas.rs`: overlap with MPFR's `erfc` closed form and across
-//! precisions; `tests/asymptotic_tails.rs`: both tails against their rigorous asymptotic bounds;
+//! `tests/mpmath_data.rs`: 1483 rows (every value function, `ln Φ` and each gradient field)
+//! across the domain against mpmath at 90 digits, 0 ULP and containment;
+//! `tests/two_formulas.rs`: overlap with MPFR's `erfc` closed form and across precisions;
+//! `tests/gradients.rs`: gradients between certified secant slopes (convexity);
+//! `tests/asymptotic_tails.rs`: both tails against their rigorous asymptotic bounds;
 //! `tests/published_values.rs`, `tests/exact_cases.rs`, `tests/stop_rule.rs`,
 //! `tests/domain_sweep.rs`, `tests/invalid_input.rs`.
 
@@ -38,20 +46,27 @@ pub use rug::Float;
 mod certify;
 mod ei;
 mod gaussian;
+mod gradients;
 mod h;
 mod input;
 mod interval;
 mod log_ei;
 mod log_eipc;
+mod log_ndtr;
 mod pbgi;
 mod stopping;
 
 pub use ei::{ei, ei_with};
+pub use gradients::{
+    ei_grad, ei_grad_with, log_ei_grad, log_ei_grad_with, pbgi_grad, pbgi_grad_with, EiGradient,
+    PbgiGradient,
+};
 pub use h::{h, h_with, ln_h, ln_h_with};
 pub use log_ei::{log_ei, log_ei_with};
 pub use log_eipc::{
     log_eipc, log_eipc_exp, log_eipc_exp_with, log_eipc_inv, log_eipc_inv_with, log_eipc_with,
 };
+pub use log_ndtr::{log_ndtr, log_ndtr_with};
 pub use pbgi::{pbgi, pbgi_lognormal, pbgi_lognormal_with, pbgi_with};
 pub use stopping::{stop_decision, StopDecision};
 
@@ -86,6 +101,21 @@ impl Certified {
         certify::decimal(&self.upper, digits, rug::float::Round::Up)
     }
 
+    /// `lower` rounded toward −∞ to f64: `lower_f64() ≤ exact`. May be `-inf` (the exact value
+    /// is below `-f64::MAX`, or the enclosure is the point `-inf`); `-0.0` never stands for a
+    /// negative bound (a negative `lower` above `-2^-1074` gives `-2^-1074`).
+    pub fn lower_f64(&self) -> f64 {
+        interval::widen_exponent_range();
+        self.lower.to_f64_round(rug::float::Round::Down)
+    }
+
+    /// `upper` rounded toward +∞ to f64: `exact ≤ upper_f64()`. May be `+inf` (the exact value
+    /// is above `f64::MAX`); a positive `upper` below `2^-1074` gives `2^-1074`.
+    pub fn upper_f64(&self) -> f64 {
+        interval::widen_exponent_range();
+        self.upper.to_f64_round(rug::float::Round::Up)
+    }
+
     /// `lower ≤ x ≤ upper` (exact comparison of the f64 `x` with the bounds).
     pub fn contains(&self, x: f64) -> bool {
         interval::widen_exponent_range();
@@ -118,6 +148,14 @@ pub enum Error {
         /// The cap, in bits.
         max_bits: u32,
     },
+    /// The derivative asked for does not exist at this input (e.g. EI's `∂/∂μ` at `σ = 0`,
+    /// `y = μ`, where `max(y - μ, 0)` has a kink).
+    NotDifferentiable {
+        /// Function whose derivative was asked for.
+        function: &'static str,
+        /// Why it does not exist there.
+        reason: &'static str,
+    },
     /// A candidate passed to [`stop_decision`] is invalid.
     InvalidCandidate {
         /// Its position in the slice.
@@ -146,6 +184,9 @@ impl std::fmt::Display for Error {
                     f,
                     "{function}: result not certified within {max_bits} bits of working precision"
                 )
+            }
+            Error::NotDifferentiable { function, reason } => {
+                write!(f, "{function}: not differentiable here: {reason}")
             }
             Error::InvalidCandidate { index, error } => write!(f, "candidate {index}: {error}"),
             Error::RuleDisagreement { index } => {

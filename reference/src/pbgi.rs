@@ -355,15 +355,15 @@ fn approximate_root(cmp: &Comparer, a: &Float, b: &Float, bits: u32) -> Float {
 /// midpoints until the width target is met. Every split keeps a certified bracket.
 fn solve(
     function: &'static str,
-    mu: f64,
-    sigma: f64,
+    mu: Float,
+    sigma: Float,
     cost: &Interval,
     cap: u32,
     acc: &Accuracy,
 ) -> Result<Certified, Error> {
     let mut cmp = Comparer {
-        mu: exact(mu),
-        sigma: exact(sigma),
+        mu,
+        sigma,
         cost,
         cap,
         p: acc.start_bits.max(32).min(cap),
@@ -454,6 +454,48 @@ fn solve(
     }
 }
 
+/// The standardized index `u = (g - μ)/σ`, the root of `h(u) = c/σ`, enclosed with relative
+/// width `≤ 2^-bits` (or absolute width `≤ 2^-1098` when `|u| < 2^-1099`), for `σ > 0`.
+///
+/// Solved as the index of `EI(0, σ'; g') = c'` with `σ' = σ·2^-k ∈ [1/2, 1)` and `c' = c·2^-k`
+/// (exact scalings, so `g' = σ'·u` has the root `u`), then `u = g'/σ'` with outward rounding:
+/// `u` is found from `c/σ` alone, never through `(g - μ)/σ`, which would lose the digits of
+/// `σ·u` below those of `μ`.
+pub(crate) fn standardized_index(
+    function: &'static str,
+    sigma: f64,
+    cost: f64,
+    bits: u32,
+    acc: &Accuracy,
+) -> Result<Interval, Error> {
+    let sigma = exact(sigma);
+    let k = crate::interval::exponent(&sigma).unwrap_or(0);
+    // Multiplying by a power of two is exact (MPFR's exponent range is widened).
+    let scale = |mut v: Float| -> Float {
+        v >>= k as i32;
+        v
+    };
+    let sigma_scaled = scale(sigma);
+    let cost_scaled = Interval::point(scale(exact(cost)));
+    let inner = Accuracy {
+        enclosure_bits: bits,
+        ..*acc
+    };
+    let g = solve(
+        function,
+        Float::with_val(53, 0),
+        sigma_scaled.clone(),
+        &cost_scaled,
+        acc.max_bits,
+        &inner,
+    )?;
+    let wp = bits + 16;
+    Ok(Interval {
+        lo: down(wp, &g.lower / &sigma_scaled),
+        hi: up(wp, &g.upper / &sigma_scaled),
+    })
+}
+
 /// The Pandora's Box Gittins index `g`: `EI(μ, σ; g) = cost` (MATH.md, "Pandora's Box Gittins
 /// index"; the PBGI paper's index in minimisation form).
 ///
@@ -489,7 +531,7 @@ pub fn pbgi_with(mu: f64, sigma: f64, cost: f64, acc: &Accuracy) -> Result<Certi
         let g = exact_sum(&[&exact(mu), &cost.lo]);
         return ziv("pbgi", acc, |_| Interval::point(g.clone()).into());
     }
-    solve("pbgi", mu, sigma, &cost, acc.max_bits, acc)
+    solve("pbgi", exact(mu), exact(sigma), &cost, acc.max_bits, acc)
 }
 
 /// `E[c] = exp(m + s²/2)` enclosed at `p` bits, for `ln c ~ N(m, s²)`.
@@ -573,7 +615,7 @@ pub fn pbgi_lognormal_with(
                 max_bits: p,
             })
         } else {
-            solve("pbgi_lognormal", mu, sigma, &cost, p, acc)
+            solve("pbgi_lognormal", exact(mu), exact(sigma), &cost, p, acc)
         };
         match attempt {
             Ok(c) => return Ok(c),

@@ -1,8 +1,8 @@
 //! Source of truth: the documented domain. Each invalid argument gives `InvalidInput` naming it.
 
 use pbgi_reference::{
-    ei, h, ln_h, log_ei, log_eipc, log_eipc_exp, log_eipc_inv, pbgi, pbgi_lognormal, stop_decision,
-    Candidate, Error,
+    ei, ei_grad, h, ln_h, log_ei, log_ei_grad, log_eipc, log_eipc_exp, log_eipc_inv, log_ndtr,
+    pbgi, pbgi_grad, pbgi_lognormal, stop_decision, Candidate, Error,
 };
 
 fn name_of(r: Result<impl std::fmt::Debug, Error>) -> &'static str {
@@ -32,6 +32,14 @@ fn each_argument_is_named() {
     assert_eq!(name_of(log_eipc_exp(0.0, 1.0, 0.0, 0.0, -1.0)), "s");
     assert_eq!(name_of(pbgi_lognormal(0.0, 1.0, 0.0, -1.0)), "s");
     assert_eq!(name_of(stop_decision(&[], nan)), "y_best");
+    assert_eq!(name_of(log_ndtr(nan)), "x");
+    assert_eq!(name_of(log_ndtr(-inf)), "x");
+    assert_eq!(name_of(ei_grad(nan, 1.0, 0.0)), "mu");
+    assert_eq!(name_of(ei_grad(0.0, -1.0, 0.0)), "sigma");
+    assert_eq!(name_of(log_ei_grad(0.0, 1.0, inf)), "y");
+    assert_eq!(name_of(pbgi_grad(0.0, 1.0, 0.0)), "cost");
+    assert_eq!(name_of(pbgi_grad(0.0, nan, 1.0)), "sigma");
+    assert_eq!(name_of(pbgi_grad(inf, 1.0, 1.0)), "mu");
 }
 
 #[test]

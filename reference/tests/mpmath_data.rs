@@ -1,12 +1,14 @@
 //! Source of truth: independent values computed by mpmath at 90 digits
-//! (`tests/data/mpmath_values.py`, output checked in as `tests/data/mpmath_values.csv`).
+//! (`tests/data/mpmath_values.py`, output checked in as `tests/data/mpmath_values.csv`): the
+//! values of every function, `ln Φ`, and each field of the three gradients (closed forms).
 //!
-//! For every row: `value` must be the f64 nearest to mpmath's value (0 ULP), and mpmath's value
-//! must lie in `[lower, upper]` (up to the 60-digit decimal's own rounding, relative 1e-58).
+//! For every row: `value` must be the f64 nearest to mpmath's value (0 ULP, the sign of a zero
+//! included), mpmath's value must lie in `[lower, upper]` (up to the 60-digit decimal's own
+//! rounding, relative 1e-58), and `lower_f64() ≤ mpmath ≤ upper_f64()`.
 
 use pbgi_reference::{
-    ei, h, ln_h, log_ei, log_eipc, log_eipc_exp, log_eipc_inv, pbgi, pbgi_lognormal, Certified,
-    Float,
+    ei, ei_grad, h, ln_h, log_ei, log_ei_grad, log_eipc, log_eipc_exp, log_eipc_inv, log_ndtr,
+    pbgi, pbgi_grad, pbgi_lognormal, Certified, Float,
 };
 use rug::float::Round;
 
@@ -43,6 +45,7 @@ fn reference_matches_mpmath_exactly() {
     let mut rows = 0;
     let mut subnormals = 0;
     let mut failures = Vec::new();
+    let mut per_function = std::collections::BTreeMap::new();
     for line in DATA.lines().skip(1) {
         let cols: Vec<&str> = line.split(',').collect();
         let num = |i: usize| cols[i].parse::<f64>().unwrap();
@@ -56,10 +59,18 @@ fn reference_matches_mpmath_exactly() {
             "log_eipc_inv" => log_eipc_inv(num(1), num(2), num(3), num(4), num(5)),
             "log_eipc_exp" => log_eipc_exp(num(1), num(2), num(3), num(4), num(5)),
             "pbgi_lognormal" => pbgi_lognormal(num(1), num(2), num(3), num(4)),
+            "log_ndtr" => log_ndtr(num(1)),
+            "ei_grad.d_mu" => ei_grad(num(1), num(2), num(3)).map(|g| g.d_mu),
+            "ei_grad.d_sigma" => ei_grad(num(1), num(2), num(3)).map(|g| g.d_sigma),
+            "log_ei_grad.d_mu" => log_ei_grad(num(1), num(2), num(3)).map(|g| g.d_mu),
+            "log_ei_grad.d_sigma" => log_ei_grad(num(1), num(2), num(3)).map(|g| g.d_sigma),
+            "pbgi_grad.d_sigma" => pbgi_grad(num(1), num(2), num(3)).map(|g| g.d_sigma),
+            "pbgi_grad.d_cost" => pbgi_grad(num(1), num(2), num(3)).map(|g| g.d_cost),
             other => panic!("unknown function {other}"),
         }
         .unwrap_or_else(|e| panic!("{line}: {e}"));
         rows += 1;
+        *per_function.entry(cols[0]).or_insert(0usize) += 1;
         let expected = cols[6];
         if expected == "-inf" {
             if !(got.value == f64::NEG_INFINITY
@@ -77,6 +88,13 @@ fn reference_matches_mpmath_exactly() {
         }
         let (lo, hi) = decimal_enclosure(expected);
         let (nearest_lo, nearest_hi) = (lo.to_f64(), hi.to_f64());
+        // A zero takes the sign of mpmath's decimal (exactly 0 is +0): the slack around the
+        // decimal may straddle 0, and a decimal below MPFR's range parses as zero.
+        let nearest_lo = match nearest_lo == 0.0 {
+            true if expected.starts_with('-') => -0.0,
+            true => 0.0,
+            false => nearest_lo,
+        };
         assert_eq!(
             nearest_lo, nearest_hi,
             "{line}: mpmath's decimal does not decide the rounding"
@@ -93,9 +111,7 @@ fn reference_matches_mpmath_exactly() {
                 "{line}: subnormal rounding"
             );
         }
-        if got.value != nearest_lo
-            || got.value.is_sign_negative() != nearest_lo.is_sign_negative() && got.value != 0.0
-        {
+        if got.value.to_bits() != nearest_lo.to_bits() {
             failures.push(format!(
                 "{line}: value {:e} ({:#x}) vs nearest {:e}: {} ULP",
                 got.value,
@@ -111,9 +127,17 @@ fn reference_matches_mpmath_exactly() {
                 got.upper_decimal(40)
             ));
         }
+        if got.upper_f64() < lo || got.lower_f64() > hi {
+            failures.push(format!(
+                "{line}: mpmath outside the f64 bounds [{:e}, {:e}]",
+                got.lower_f64(),
+                got.upper_f64()
+            ));
+        }
     }
+    println!("rows per function: {per_function:?}");
     assert!(
-        rows > 600 && subnormals >= 3,
+        rows > 1400 && subnormals >= 3 && per_function.len() == 16,
         "only {rows} rows, {subnormals} in the subnormal range"
     );
     assert!(

@@ -3,11 +3,12 @@
 //! * the closed form `z·Φ(z) + φ(z)` through MPFR's `erfc`, evaluated here with directed
 //!   rounding at 400 bits, against the crate's Taylor / continued-fraction / asymptotic code;
 //! * the crate at two very different precisions (60-bit and 400-bit enclosures);
-//! * `log_ei` against `ln` of `ei`'s enclosure, and PBGI's bracket against `ei`.
+//! * `log_ei` against `ln` of `ei`'s enclosure, and PBGI's bracket against `ei`;
+//! * `log_ndtr` against `ln` (or `log1p`) of MPFR's `erfc` form; gradients at two precisions.
 
 use pbgi_reference::{
-    ei, ei_with, h_with, log_ei, log_ei_with, log_eipc_with, pbgi, pbgi_with, Accuracy, Certified,
-    Float,
+    ei, ei_grad_with, ei_with, h_with, log_ei, log_ei_grad_with, log_ei_with, log_eipc_with,
+    log_ndtr_with, pbgi, pbgi_grad_with, pbgi_with, Accuracy, Certified, Float,
 };
 use rug::float::{Constant, Round};
 
@@ -27,9 +28,8 @@ where
     Float::with_val_round(P, v, Round::Up).0
 }
 
-/// `h(z) = z·Φ(z) + φ(z)`, `Φ(z) = erfc(-z/√2)/2`, enclosed with directed rounding.
-fn closed_form(z: f64) -> (Float, Float) {
-    let zf = Float::with_val(53, z);
+/// `Φ(z) = erfc(-z/√2)/2` enclosed with directed rounding.
+fn cdf_closed_form(z: f64) -> (Float, Float) {
     let (s2_lo, s2_hi) = (
         rd(Float::with_val(P, 2u32).sqrt_ref()),
         ru(Float::with_val(P, 2u32).sqrt_ref()),
@@ -42,7 +42,13 @@ fn closed_form(z: f64) -> (Float, Float) {
         (rd(&minus_z / &s2_lo), ru(&minus_z / &s2_hi))
     };
     // erfc decreasing
-    let (cdf_lo, cdf_hi) = (rd(t_hi.erfc_ref()) >> 1u32, ru(t_lo.erfc_ref()) >> 1u32);
+    (rd(t_hi.erfc_ref()) >> 1u32, ru(t_lo.erfc_ref()) >> 1u32)
+}
+
+/// `h(z) = z·Φ(z) + φ(z)`, `Φ(z) = erfc(-z/√2)/2`, enclosed with directed rounding.
+fn closed_form(z: f64) -> (Float, Float) {
+    let zf = Float::with_val(53, z);
+    let (cdf_lo, cdf_hi) = cdf_closed_form(z);
     let (zc_lo, zc_hi) = if z >= 0.0 {
         (rd(&zf * &cdf_lo), ru(&zf * &cdf_hi))
     } else {
@@ -110,6 +116,79 @@ fn h_closed_form_through_erfc_overlaps() {
                 r.lower_decimal(40),
                 r.upper_decimal(40)
             );
+        }
+    }
+}
+
+#[test]
+fn log_ndtr_closed_form_through_erfc_overlaps() {
+    // ln of MPFR's erfc form; for x > 0 as log1p(-erfc(x/√2)/2) so that the enclosure keeps its
+    // relative width where Φ(x) is close to 1.
+    for x in ZS.into_iter().chain([-30.0, -100.0, 20.0, 37.5]) {
+        let (lo, hi) = if x > 0.0 {
+            let (q_lo, q_hi) = cdf_closed_form(-x);
+            (
+                rd(Float::with_val(P, -&q_hi).ln_1p_ref()),
+                ru(Float::with_val(P, -&q_lo).ln_1p_ref()),
+            )
+        } else {
+            let (c_lo, c_hi) = cdf_closed_form(x);
+            (rd(c_lo.ln_ref()), ru(c_hi.ln_ref()))
+        };
+        for acc in [Accuracy::default(), wide(), tight()] {
+            let r = log_ndtr_with(x, &acc).unwrap();
+            assert!(
+                overlaps(&r, &lo, &hi),
+                "log_ndtr({x}) at {acc:?}: [{}, {}] vs erfc form [{lo}, {hi}]",
+                r.lower_decimal(40),
+                r.upper_decimal(40)
+            );
+            assert!(is_tight(&r, acc.enclosure_bits), "log_ndtr({x}) width");
+        }
+    }
+}
+
+#[test]
+fn gradients_at_two_precisions_overlap() {
+    for (mu, sigma, y) in [
+        (0.0, 1.0, -38.5),
+        (3.0, 2.0, 1e4),
+        (-7.0, 0.5, -7.2),
+        (0.0, 1.0, -1e8),
+    ] {
+        let (a, b) = (
+            ei_grad_with(mu, sigma, y, &wide()).unwrap(),
+            ei_grad_with(mu, sigma, y, &tight()).unwrap(),
+        );
+        for (f, g) in [(&a.d_mu, &b.d_mu), (&a.d_sigma, &b.d_sigma)] {
+            assert!(
+                overlap(f, g) && f.value == g.value,
+                "ei_grad({mu},{sigma},{y})"
+            );
+        }
+        let (a, b) = (
+            log_ei_grad_with(mu, sigma, y, &wide()).unwrap(),
+            log_ei_grad_with(mu, sigma, y, &tight()).unwrap(),
+        );
+        for (f, g) in [(&a.d_mu, &b.d_mu), (&a.d_sigma, &b.d_sigma)] {
+            assert!(
+                overlap(f, g) && f.value == g.value,
+                "log_ei_grad({mu},{sigma},{y})"
+            );
+            assert!(is_tight(f, 60) && is_tight(g, 400), "log_ei_grad widths");
+        }
+    }
+    for (mu, sigma, cost) in [(0.0, 1.0, 1e-4), (5.0, 1e-300, 1e-300), (-1.0, 2.0, 1e-250)] {
+        let (a, b) = (
+            pbgi_grad_with(mu, sigma, cost, &wide()).unwrap(),
+            pbgi_grad_with(mu, sigma, cost, &tight()).unwrap(),
+        );
+        for (f, g) in [(&a.d_sigma, &b.d_sigma), (&a.d_cost, &b.d_cost)] {
+            assert!(
+                overlap(f, g) && f.value == g.value,
+                "pbgi_grad({mu},{sigma},{cost})"
+            );
+            assert!(is_tight(f, 60) && is_tight(g, 400), "pbgi_grad widths");
         }
     }
 }

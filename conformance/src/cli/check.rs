@@ -1,7 +1,7 @@
 //! `pbgi check`: grades another implementation's results against the oracle.
 //!
 //! ```text
-//! pbgi check FUNCTION their.csv [--max-ulp N] [--worst K] [--json] [--rows FILE.csv]
+//! pbgi check FUNCTION their.csv [--max-ulp N] [--worst K] [--json] [--rows FILE.csv] [--z]
 //! ```
 //!
 //! `their.csv` has the input columns of `pbgi eval FUNCTION` plus their answers in the function's
@@ -11,7 +11,9 @@
 //! max / median / 99th-percentile error, the worst rows (inputs in decimal and hex bits, so they
 //! can be reproduced exactly) and the errors by region of `z` (PBGI: of `u`). `--json` prints the
 //! whole report as JSON instead of text; `--rows FILE.csv` also writes every row's error (written
-//! atomically, before the report is printed).
+//! atomically, before the report is printed). `--z` (for `ei` and `log-ei`) grades the `h(z)` or
+//! `ln h(z)` inside them at a `z` column, so that an implementer can tell the error of forming
+//! `z = (y − μ)/σ` in f64 from the error of their `h`.
 //!
 //! Exit status: 0 when every error is within `--max-ulp` (or no bound is given); 1 when the bound
 //! is exceeded, or no row was graded although a bound was given; 2 when the input cannot be read
@@ -32,7 +34,8 @@ const BATCH: usize = 1024;
 /// Arguments of `pbgi check`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The function: ei, log-ei, pbgi or log-eipc.
+    /// The function: h, ln-h, log-ndtr, ei, log-ei, pbgi, log-eipc, ei-grad, log-ei-grad,
+    /// pbgi-grad.
     #[arg(value_enum)]
     pub function: Function,
     /// CSV with the function's input columns and its output columns (their results).
@@ -49,6 +52,23 @@ pub struct Args {
     /// Also write every row's error to this CSV file.
     #[arg(long, value_name = "FILE.csv")]
     pub rows: Option<PathBuf>,
+    /// z-column mode, for ei and log-ei: grade their h(z) (ei) or ln h(z) (log-ei) at the `z`
+    /// column of the file, apart from the error of forming z = (y - mu)/sigma.
+    #[arg(long)]
+    pub z: bool,
+}
+
+/// The function graded: `function` itself, or in z-column mode the `h` or `ln h` inside it.
+fn graded_function(function: Function, z_mode: bool) -> Result<Function, String> {
+    match (function, z_mode) {
+        (function, false) => Ok(function),
+        (Function::Ei, true) => Ok(Function::H),
+        (Function::LogEi, true) => Ok(Function::LnH),
+        (other, true) => Err(format!(
+            "--z grades the h(z) inside ei or the ln h(z) inside log-ei; `{}` has no z mode",
+            other.cli_name()
+        )),
+    }
 }
 
 /// `--max-ulp`: a finite number >= 0 (NaN would pass nothing silently, a negative bound fails
@@ -69,11 +89,22 @@ fn parse_max_ulp(text: &str) -> Result<f64, String> {
 pub fn run(args: Args) -> CliResult {
     let file = std::fs::File::open(&args.file)
         .map_err(|e| format!("cannot open {}: {e}", args.file.display()))?;
-    let report = grade(
-        args.function,
-        std::io::BufReader::new(file),
-        &args.file.display().to_string(),
-    )?;
+    let function = graded_function(args.function, args.z)?;
+    let name = if args.z {
+        format!(
+            "{} (z-column mode of {}: {} at the file's z)",
+            args.file.display(),
+            args.function.cli_name(),
+            if function == Function::H {
+                "h(z)"
+            } else {
+                "ln h(z)"
+            }
+        )
+    } else {
+        args.file.display().to_string()
+    };
+    let report = grade(function, std::io::BufReader::new(file), &name)?;
     if let Some(path) = &args.rows {
         let mut file = io::AtomicFile::create(path)?;
         report

@@ -2,24 +2,29 @@
 //!
 //! ```text
 //! pbgi eval FUNCTION [--engine reference|fast] < input.csv > output.csv
-//! pbgi eval --example
+//! pbgi eval --example [--engine reference|fast]
 //! ```
 //!
 //! The contract (kept stable; other implementations test against it):
-//! - FUNCTION is `ei`, `log-ei`, `pbgi` or `log-eipc`. The header row names the columns:
-//!   `mu,sigma,y` (`ei`, `log-ei`), `mu,sigma,cost` (`pbgi`), `mu,sigma,y,cost` (`log-eipc`), in
-//!   any order; other columns are passed through unchanged. Blank lines and lines starting with
-//!   `#` are skipped.
-//! - Output: the input columns, then `value`, the result as the shortest decimal that parses back
-//!   to the same f64 (`-inf` where LogEI is minus infinity). With the reference engine (the
-//!   default) `value` is the correctly rounded f64 of the exact value at the parsed inputs, and
-//!   `lower`, `upper` follow: the certified enclosure with 40 significant digits, rounded outward.
+//! - FUNCTION and its columns ([`crate::function`]): `h`, `ln-h` (`z`), `log-ndtr` (`x`), `ei`,
+//!   `log-ei`, `ei-grad`, `log-ei-grad` (`mu,sigma,y`), `pbgi`, `pbgi-grad` (`mu,sigma,cost`),
+//!   `log-eipc` (`mu,sigma,y,cost`). The header row names the columns, in any order; other
+//!   columns are passed through unchanged. Blank lines and lines starting with `#` (after
+//!   optional spaces) are skipped.
+//! - Output: the input columns, then the function's output columns, each the result as the
+//!   shortest decimal that parses back to the same f64 (`-inf` where LogEI is minus infinity).
+//!   With the reference engine (the default) each is the correctly rounded f64 of the exact value
+//!   at the parsed inputs, followed by its certified enclosure with 40 significant digits,
+//!   rounded outward: `value,lower,upper` for one output; for the gradients `d_mu,d_mu_lower,
+//!   d_mu_upper,d_sigma,d_sigma_lower,d_sigma_upper[,d_cost,d_cost_lower,d_cost_upper]`. The
+//!   fast engine writes the output columns alone.
 //! - A malformed or out-of-domain row stops the run with `pbgi: error: line L, column `C`:
 //!   reason` and exit status 2. The rows before it have been written in full (the output is
 //!   flushed before the message); the failing row and the rows after it are not written. No row
 //!   is ever written in part.
-//! - Streaming: one row in memory at a time; output is buffered (8 KiB) and flushed at the end or
-//!   on error.
+//! - Streaming: rows are read and evaluated in batches of [`BATCH`] (in parallel), so memory does
+//!   not grow with the input; progress is shown on standard error when it is a terminal and the
+//!   run lasts over a second.
 use super::io::{self, CliError};
 use super::CliResult;
 use crate::csv_io::{format_shortest, ArgumentReader, InputError};
@@ -27,13 +32,18 @@ use crate::decimal::{self, DIGITS};
 use crate::function::Function;
 use crate::oracle::{self, Engine};
 use crate::text_table;
+use rayon::prelude::*;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
+
+/// Rows read and evaluated together (in parallel) before they are written.
+pub const BATCH: usize = 256;
 
 /// Arguments of `pbgi eval`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The function: ei, log-ei, pbgi or log-eipc.
+    /// The function: h, ln-h, log-ndtr, ei, log-ei, pbgi, log-eipc, ei-grad, log-ei-grad,
+    /// pbgi-grad.
     #[arg(value_enum, required_unless_present = "example")]
     pub function: Option<Function>,
     /// Which implementation evaluates the rows.
@@ -52,9 +62,34 @@ pub fn run(args: Args) -> CliResult {
         return Ok(ExitCode::SUCCESS);
     };
     let mut stdout = io::Stdout::lock();
-    eval_stream(function, args.engine, std::io::stdin().lock(), &mut stdout)?;
+    let mut progress = io::Progress::new("rows evaluated");
+    let outcome = eval_stream_with_progress(
+        function,
+        args.engine,
+        std::io::stdin().lock(),
+        &mut stdout,
+        &mut progress,
+    );
+    progress.finish();
+    outcome?;
     stdout.finish()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The columns `eval` appends to the input's: the output columns, each with `_lower` and
+/// `_upper` from the reference engine (`value,lower,upper` for a single `value`).
+pub fn appended_columns(function: Function, engine: Engine) -> Vec<String> {
+    let outputs = function.output_columns();
+    match engine {
+        Engine::Fast => outputs.iter().map(|c| c.to_string()).collect(),
+        Engine::Reference if outputs == ["value"] => {
+            vec!["value".into(), "lower".into(), "upper".into()]
+        }
+        Engine::Reference => outputs
+            .iter()
+            .flat_map(|c| [c.to_string(), format!("{c}_lower"), format!("{c}_upper")])
+            .collect(),
+    }
 }
 
 /// Evaluates every row of `input` and writes the output CSV to `output`; returns the number of
@@ -67,59 +102,92 @@ pub fn eval_stream(
     input: impl BufRead,
     output: impl Write,
 ) -> Result<u64, CliError> {
-    let appended: &[&str] = match engine {
-        Engine::Reference => &["value", "lower", "upper"],
-        Engine::Fast => &["value"],
-    };
-    let mut reader = ArgumentReader::new(input, function, &[], appended)
+    let mut progress = io::Progress::new("rows evaluated");
+    let outcome = eval_stream_with_progress(function, engine, input, output, &mut progress);
+    progress.finish();
+    outcome
+}
+
+fn eval_stream_with_progress(
+    function: Function,
+    engine: Engine,
+    input: impl BufRead,
+    output: impl Write,
+    progress: &mut io::Progress,
+) -> Result<u64, CliError> {
+    if engine == Engine::Fast && !oracle::fast_has(function) {
+        return Err(CliError::Message(format!(
+            "pbgi-fast has no {}; the reference engine (the default) evaluates it",
+            function.cli_name()
+        )));
+    }
+    let appended = appended_columns(function, engine);
+    let reserved: Vec<&str> = appended.iter().map(String::as_str).collect();
+    let mut reader = ArgumentReader::new(input, function, &[], &reserved)
         .map_err(|e| CliError::Message(e.to_string()))?;
     let mut writer = csv::WriterBuilder::new().from_writer(output);
     let header = reader
         .headers()
         .iter()
         .map(String::as_str)
-        .chain(appended.iter().copied());
+        .chain(reserved.iter().copied());
     writer.write_record(header).map_err(io::csv_stdout_error)?;
     let mut rows = 0u64;
+    let mut batch: Vec<(u64, Vec<f64>, Vec<String>)> = Vec::with_capacity(BATCH);
     loop {
-        let outcome = reader.next_row().and_then(|row| match row {
-            None => Ok(None),
-            Some(row) => {
-                evaluate(function, engine, &row.args)
-                    .map(Some)
-                    .map_err(|(column, reason)| InputError {
-                        line: row.line,
+        batch.clear();
+        let mut read_error = None;
+        while batch.len() < BATCH {
+            match reader.next_row() {
+                Ok(Some(row)) => batch.push((row.line, row.args, reader.record().to_vec())),
+                Ok(None) => break,
+                Err(error) => {
+                    read_error = Some(error);
+                    break;
+                }
+            }
+        }
+        let results: Vec<Result<Vec<String>, (Option<String>, String)>> = batch
+            .par_iter()
+            .map(|(_, args, _)| evaluate(function, engine, args))
+            .collect();
+        // Write in input order up to the first failure; an evaluation failure comes before the
+        // read error after the batch.
+        let mut failure = read_error;
+        for ((line, _, record), result) in batch.iter().zip(results) {
+            match result {
+                Ok(fields) => {
+                    let all = record.iter().chain(&fields).map(String::as_str);
+                    writer.write_record(all).map_err(io::csv_stdout_error)?;
+                    rows += 1;
+                }
+                Err((column, reason)) => {
+                    failure = Some(InputError {
+                        line: *line,
                         column,
                         reason,
-                    })
+                    });
+                    break;
+                }
             }
-        });
-        match outcome {
-            Ok(None) => break,
-            Ok(Some(results)) => {
-                let fields = reader
-                    .record()
-                    .iter()
-                    .map(String::as_str)
-                    .chain(results.iter().map(String::as_str));
-                writer.write_record(fields).map_err(io::csv_stdout_error)?;
-                rows += 1;
-            }
-            Err(error) => {
-                writer.flush().map_err(io::stdout_error)?;
-                return Err(CliError::Message(format!(
-                    "{error} ({rows} row{} before it written)",
-                    if rows == 1 { "" } else { "s" }
-                )));
-            }
+        }
+        progress.advance(batch.len() as u64);
+        if let Some(error) = failure {
+            writer.flush().map_err(io::stdout_error)?;
+            return Err(CliError::Message(format!(
+                "{error} ({rows} row{} before it written)",
+                if rows == 1 { "" } else { "s" }
+            )));
+        }
+        if batch.len() < BATCH {
+            break;
         }
     }
     writer.flush().map_err(io::stdout_error)?;
     Ok(rows)
 }
 
-/// The output fields of one row: `value` (and `lower`, `upper` for the reference), or the column
-/// and reason of a failure.
+/// The output fields of one row, or the column and reason of a failure.
 fn evaluate(
     function: Function,
     engine: Engine,
@@ -127,19 +195,22 @@ fn evaluate(
 ) -> Result<Vec<String>, (Option<String>, String)> {
     match engine {
         Engine::Reference => {
-            let certified = oracle::reference(function, args).map_err(|e| (e.column, e.message))?;
-            Ok(vec![
-                format_shortest(certified.value),
-                decimal::lower(&certified, DIGITS),
-                decimal::upper(&certified, DIGITS),
-            ])
+            let results =
+                oracle::reference_all(function, args).map_err(|e| (e.column, e.message))?;
+            Ok(results
+                .iter()
+                .flat_map(|c| {
+                    [
+                        format_shortest(c.value),
+                        decimal::lower(c, DIGITS),
+                        decimal::upper(c, DIGITS),
+                    ]
+                })
+                .collect())
         }
         Engine::Fast => {
-            let value = oracle::fast(function, args);
-            if value.is_nan() {
-                return Err((None, "the fast engine returned NaN".to_string()));
-            }
-            Ok(vec![format_shortest(value)])
+            let values = oracle::fast_checked(function, args).map_err(|e| (e.column, e.message))?;
+            Ok(values.into_iter().map(format_shortest).collect())
         }
     }
 }

@@ -17,6 +17,9 @@
 //!   (16 MiB) ([`read_text_file`]). Beyond them the tool stops with a message naming the file
 //!   and line, instead of reading `/dev/zero` into memory.
 //!
+//! - **Progress** of long runs goes to standard error through [`Progress`], only when it is a
+//!   terminal.
+//!
 //! Exit statuses of every subcommand: 0 success; 1 a verdict failed (a bound exceeded, a file
 //! differs); [`EXIT_ERROR`] (2) the run could not be completed (bad input, unreadable or
 //! unwritable file, usage error); [`EXIT_BROKEN_PIPE`] (141) the reader of standard output went
@@ -313,6 +316,56 @@ pub fn read_text_file(path: &Path) -> Result<String, String> {
         Some(rest) => rest.to_string(),
         None => text,
     })
+}
+
+/// Progress of a long run on standard error: a line counting the rows done (and their rate),
+/// shown only when standard error is a terminal and the run has lasted over a second, so that
+/// short runs, pipes and log files see nothing. Cleared when finished.
+pub struct Progress {
+    started: std::time::Instant,
+    what: &'static str,
+    done: u64,
+    bar: Option<indicatif::ProgressBar>,
+    terminal: bool,
+}
+
+impl Progress {
+    /// Counts `what` (e.g. `"rows evaluated"`).
+    pub fn new(what: &'static str) -> Self {
+        use std::io::IsTerminal;
+        Progress {
+            started: std::time::Instant::now(),
+            what,
+            done: 0,
+            bar: None,
+            terminal: io::stderr().is_terminal(),
+        }
+    }
+
+    /// Adds `n` to the count.
+    pub fn advance(&mut self, n: u64) {
+        self.done += n;
+        if let Some(bar) = &self.bar {
+            bar.set_position(self.done);
+        } else if self.terminal && self.started.elapsed() > std::time::Duration::from_secs(1) {
+            let bar = indicatif::ProgressBar::new_spinner();
+            if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
+                "{{elapsed}} {{pos}} {} ({{per_sec}})",
+                self.what
+            )) {
+                bar.set_style(style);
+            }
+            bar.set_position(self.done);
+            self.bar = Some(bar);
+        }
+    }
+
+    /// Clears the line.
+    pub fn finish(self) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 /// The outcome of [`read_line_capped`].

@@ -1,0 +1,97 @@
+"""The `pbgi` Python package beside BoTorch and the papers' bisection, from Python, in one run.
+
+The same BO-like points and the same peers as `compare_fast_vs_botorch.py` (imported from it):
+BoTorch's float64 EI / LogEI path (`sigma * _ei_helper(u)`, `_log_ei_helper(u) + ln sigma`) on
+torch tensors, and the papers' 100-step PBGI bisection written in torch. Ours: `pbgi.fast.ei`,
+`pbgi.fast.log_ei`, `pbgi.fast.pbgi` on numpy arrays (contiguous float64, so no copy), writing
+into a preallocated `out=` array as the torch peers write into fresh tensors, and once more
+without `out=` (a fresh result array per call). Everything on 1 thread; each time is the minimum
+over REPEATS runs (the torch bisection: 1 run), in ns per point.
+
+The package is the one `bash setup.sh` builds into python/pbgi/ (an abi3 extension, so the
+benchmark environment's Python imports it from there). Run through `bench/run`; options:
+--points N, --repeats R.
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
+try:
+    import pbgi
+except ImportError as error:
+    sys.exit(f"compare_python_vs_botorch.py: cannot import pbgi ({error}); run `bash setup.sh` first")
+
+from compare_fast_vs_botorch import (  # noqa: E402  (the shared points and peers)
+    best_time,
+    bo_points,
+    botorch_ei,
+    botorch_log_ei,
+    torch_bisection100,
+)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--points", type=int, default=1_000_000)
+    p.add_argument("--repeats", type=int, default=5)
+    a = p.parse_args()
+    torch.set_num_threads(1)
+    os.environ.setdefault("RAYON_NUM_THREADS", "1")
+    n = a.points
+    mu, sigma, y, cost = bo_points(n)
+    out = np.empty(n)
+
+    def per_point(repeats, f):
+        return best_time(repeats, f) * 1e9 / n
+
+    ours = {
+        "ei": per_point(a.repeats, lambda: pbgi.fast.ei(mu, sigma, y, out=out)),
+        "log_ei": per_point(a.repeats, lambda: pbgi.fast.log_ei(mu, sigma, y, out=out)),
+        "pbgi": per_point(a.repeats, lambda: pbgi.fast.pbgi(mu, sigma, cost, out=out)),
+        "ei (new array)": per_point(a.repeats, lambda: pbgi.fast.ei(mu, sigma, y)),
+        "log_ei (new array)": per_point(a.repeats, lambda: pbgi.fast.log_ei(mu, sigma, y)),
+        "pbgi (new array)": per_point(a.repeats, lambda: pbgi.fast.pbgi(mu, sigma, cost)),
+    }
+    tm, ts, tc = (torch.from_numpy(v) for v in (mu, sigma, cost))
+    ty = torch.tensor(y, dtype=torch.float64)
+    peer = {
+        "ei": per_point(a.repeats, lambda: botorch_ei(tm, ts, ty)),
+        "log_ei": per_point(a.repeats, lambda: botorch_log_ei(tm, ts, ty)),
+        "pbgi": per_point(1, lambda: torch_bisection100(tm, ts, tc)),
+    }
+    # Same points, same answers: the peers' values next to ours (relative difference).
+    ei = pbgi.fast.ei(mu, sigma, y)
+    positive = ei > 0
+    ei_gap = np.max(np.abs(ei - botorch_ei(tm, ts, ty).numpy())[positive] / ei[positive])
+    g = pbgi.fast.pbgi(mu, sigma, cost)
+    g_gap = np.max(np.abs(g - torch_bisection100(tm, ts, tc).numpy()) / (np.abs(mu) + np.abs(g - mu)))
+
+    print(f"pbgi from Python vs BoTorch and the torch bisection: {n} BO-like points, 1 thread, "
+          f"min of {a.repeats} runs (torch bisection: 1 run)")
+    print(f"torch {torch.__version__} (threads: {torch.get_num_threads()}), numpy {np.__version__}")
+    print()
+    print("| function | ours (Python) | ns/point | peer | ns/point | ours / peer | target |")
+    print("|---|---|---|---|---|---|---|")
+    rows = [
+        ("EI", "ei", "pbgi.fast.ei(..., out=)", "BoTorch sigma*_ei_helper(u)", "<= 0.5"),
+        ("LogEI", "log_ei", "pbgi.fast.log_ei(..., out=)", "BoTorch _log_ei_helper(u) + ln sigma", "<= 0.5"),
+        ("PBGI", "pbgi", "pbgi.fast.pbgi(..., out=)", "bisection100 in torch", "<= 0.02 (50x)"),
+    ]
+    for fn, key, mine, peer_name, target in rows:
+        r = ours[key] / peer[key]
+        speed = f" ({1 / r:.0f}x faster)" if r < 0.1 else ""
+        print(f"| {fn} | `{mine}` | {ours[key]:.1f} | {peer_name} | {peer[key]:.1f} | {r:.3f}{speed} | {target} |")
+    print()
+    print("without out= (a new result array each call), ns/point: "
+          + ", ".join(f"{k.split()[0]} {v:.1f}" for k, v in ours.items() if "new" in k))
+    print(f"(agreement on these points: EI max relative difference to BoTorch {ei_gap:.1e}; "
+          f"PBGI max |ours - torch bisection| / (|mu| + |g - mu|) {g_gap:.1e})")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,176 @@
+"""Fast float64 kernels (`pbgi-fast`): the same functions as `pbgi.reference`, for hot loops.
+
+Each function broadcasts its arguments like a numpy ufunc and returns a plain float64 array
+(a numpy scalar when every argument is a scalar). One call runs one compiled loop over the
+elements with the GIL released: no Python object per element, and no copy of an argument that
+is already C-contiguous float64 of the result's shape. `out=` (a C-contiguous float64 array of
+the result's shape) receives the result instead of a new array; it may be one of the inputs.
+
+Convention (MATH.md): **minimisation**, as in `pbgi.reference`.
+
+Domain and special values follow the `pbgi-fast` crate: NaN in any argument gives NaN;
+`sigma < 0` or `cost <= 0` gives NaN (these functions never raise for bad values: check with
+`numpy.isnan`, or use `pbgi.reference`, which raises `InvalidInput`); `sigma = 0` is exactly
+`max(y - mu, 0)` / `mu + cost`; infinities follow the limits.
+
+Accuracy: within 4 ULP of the certified reference for `h`, `ln_h`, `ei`, `log_ei`, `pbgi`,
+8 ULP for `log_eipc` (the bounds of `conformance/src/tolerances.rs`, in the ULP measures of
+`pbgi check`: plain ULPs for `h`/`ei`; ULPs of `max(|exact|, 1)` for `ln_h`/`log_ei`; ULPs of
+`|mu| + |g - mu|` for `pbgi`; ULPs of `max(|exact|, |ln cost|, 1)` for `log_eipc`), over
+`|z| <= 1e8` and `sigma` in [1e-300, 1e300]. The gradients are accurate to about
+1e-15·(1 + z²) relative.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _pbgi
+from ._broadcast import Call, output, overlaps
+
+__all__ = [
+    "EiGrad",
+    "PbgiGrad",
+    "h",
+    "ln_h",
+    "ei",
+    "log_ei",
+    "pbgi",
+    "log_eipc",
+    "ei_grad",
+    "log_ei_grad",
+    "pbgi_grad",
+    "tolerances",
+]
+
+
+class EiGrad(NamedTuple):
+    """EI or LogEI with its gradient: arrays `value`, `d_mu`, `d_sigma`."""
+
+    value: np.ndarray
+    d_mu: np.ndarray
+    d_sigma: np.ndarray
+
+
+class PbgiGrad(NamedTuple):
+    """PBGI with its gradient: arrays `value`, `d_mu` (= 1), `d_sigma` (= -φ(u)/Φ(u)),
+    `d_cost` (= 1/Φ(u)), `u = (g - mu)/sigma`."""
+
+    value: np.ndarray
+    d_mu: np.ndarray
+    d_sigma: np.ndarray
+    d_cost: np.ndarray
+
+
+def _apply(kernel, names, values, outs):
+    """Runs `kernel(*flat arguments, *flat outputs)`; `outs` are the caller's `out=` arrays
+    (None for new ones). Returns the results in the broadcast shape."""
+    call = Call(names, values)
+    targets = []
+    for k, out in enumerate(outs):
+        flat = output("out" if len(outs) == 1 else f"out[{k}]", out, call)
+        targets.append((out, flat))
+    if any(flat is not None for _, flat in targets):
+        given = [flat for _, flat in targets if flat is not None]
+        if len({id(f.base) if f.base is not None else id(f) for f in given}) < len(given) or any(
+            np.may_share_memory(a, b) for i, a in enumerate(given) for b in given[i + 1 :]
+        ):
+            raise ValueError("out: the output arrays overlap")
+    flats = []
+    for out, flat in targets:
+        if flat is None or overlaps(flat, call):
+            flats.append(np.empty(call.size))
+        else:
+            flats.append(flat)
+    if call.size:
+        kernel(*call.flat, *flats)
+    results = []
+    for (out, flat), computed in zip(targets, flats):
+        if flat is None:
+            results.append(call.shaped(computed))
+        else:
+            if computed is not flat:
+                flat[...] = computed
+            results.append(out)
+    return results
+
+
+def h(z, *, out=None):
+    """`h(z) = z·Φ(z) + φ(z)` (MATH.md). Underflows to 0 below `z ≈ -38.5` (use `ln_h`).
+    ≤ 4 ULP."""
+    return _apply(_pbgi.fast_h, ("z",), (z,), (out,))[0]
+
+
+def ln_h(z, *, out=None):
+    """`ln h(z)`, finite for finite `z` down to about -1.9e154. ≤ 4 ULP of the result, or of
+    1 where `|ln h| < 1`."""
+    return _apply(_pbgi.fast_ln_h, ("z",), (z,), (out,))[0]
+
+
+def ei(mu, sigma, y, *, out=None):
+    """Expected improvement (minimisation) `EI(mu, sigma; y) = sigma·h((y - mu)/sigma)`;
+    `max(y - mu, 0)` for `sigma = 0`. ≤ 4 ULP; results below float64's subnormal range are 0
+    (use `log_ei`)."""
+    return _apply(_pbgi.fast_ei, ("mu", "sigma", "y"), (mu, sigma, y), (out,))[0]
+
+
+def log_ei(mu, sigma, y, *, out=None):
+    """`ln EI(mu, sigma; y)`, finite wherever EI > 0 (also where EI underflows). ≤ 4 ULP of
+    the result, or of 1 where `|LogEI| < 1`."""
+    return _apply(_pbgi.fast_log_ei, ("mu", "sigma", "y"), (mu, sigma, y), (out,))[0]
+
+
+def pbgi(mu, sigma, cost, *, out=None):
+    """The Pandora's Box Gittins index `g` with `EI(mu, sigma; g) = cost` (`mu + cost` for
+    `sigma = 0`), by a fitted start and one Halley step. ≤ 4 ULP of `|mu| + |g - mu|`."""
+    return _apply(_pbgi.fast_pbgi, ("mu", "sigma", "cost"), (mu, sigma, cost), (out,))[0]
+
+
+def log_eipc(mu, sigma, y, cost, *, out=None):
+    """`ln EI(mu, sigma; y) - ln cost` (stopping paper, eq. 4). ≤ 8 ULP of
+    `max(|result|, |ln cost|, 1)`."""
+    return _apply(
+        _pbgi.fast_log_eipc, ("mu", "sigma", "y", "cost"), (mu, sigma, y, cost), (out,)
+    )[0]
+
+
+def _outs(out, k):
+    if out is None:
+        return (None,) * k
+    if not isinstance(out, tuple) or len(out) != k:
+        raise TypeError(f"out: expected a tuple of {k} arrays (or None)")
+    return out
+
+
+def ei_grad(mu, sigma, y, *, out=None):
+    """EI and its gradient `(value, d_mu, d_sigma)`: `∂EI/∂mu = -Φ(z)`, `∂EI/∂sigma = φ(z)`.
+    `out=` is a tuple of three arrays. For `sigma = 0`, the limits `sigma -> 0+`."""
+    return EiGrad(
+        *_apply(_pbgi.fast_ei_grad, ("mu", "sigma", "y"), (mu, sigma, y), _outs(out, 3))
+    )
+
+
+def log_ei_grad(mu, sigma, y, *, out=None):
+    """LogEI and its gradient `(value, d_mu, d_sigma)`: `-Φ(z)/(sigma·h(z))`,
+    `φ(z)/(sigma·h(z))`; finite wherever LogEI is. `out=` is a tuple of three arrays."""
+    return EiGrad(
+        *_apply(_pbgi.fast_log_ei_grad, ("mu", "sigma", "y"), (mu, sigma, y), _outs(out, 3))
+    )
+
+
+def pbgi_grad(mu, sigma, cost, *, out=None):
+    """PBGI and its gradient `(value, d_mu, d_sigma, d_cost)` = `(g, 1, -φ(u)/Φ(u), 1/Φ(u))`
+    (MATH.md; PBGI paper, Prop. 3, sign-flipped). `out=` is a tuple of four arrays."""
+    return PbgiGrad(
+        *_apply(
+            _pbgi.fast_pbgi_grad, ("mu", "sigma", "cost"), (mu, sigma, cost), _outs(out, 4)
+        )
+    )
+
+
+def tolerances(function):
+    """This module's accuracy bounds for `function` (a `pbgi.check` name: `"ei"`, `"log-ei"`,
+    ...), region by region: `{region label: (max ULP, reason)}`, from the project's one
+    tolerance table (`conformance/src/tolerances.rs`), in `pbgi.check`'s ULP measures and
+    region labels."""
+    return {label: (bound, reason) for label, bound, reason in _pbgi.fast_tolerances(function)}

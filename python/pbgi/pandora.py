@@ -1,0 +1,81 @@
+"""Pandora's Box, solved exactly: the report of `pbgi pandora`, as a dict.
+
+Convention (MATH.md): **minimisation**. Boxes `i` have cost `c_i > 0` and independent values
+`X_i`; `outside` is the value already in hand (leave it out to require opening a box). The
+objective is `E[min(outside, min over opened X_i) + sum of opened c_i]`. Weitzman's policy opens
+boxes in increasing index (reservation value `g_i`: `E[max(g_i - X_i, 0)] = c_i`) and stops when
+the best value in hand is `<= ` the next index (ties stop, by default).
+
+The instance format is the README's (`fixtures/pandora/*.json`): numbers are read exactly from
+their text (`0.1` is 1/10; fractions `"p/q"`); discrete boxes (`values`, `probs`) or normal
+boxes (`normal: {mean, sd}`). Exact rationals come back as `{"exact": "p/q", "decimal": f}`.
+"""
+
+import json
+import os
+
+from . import _pbgi
+
+__all__ = ["solve", "counterexample"]
+
+
+def _exact_text(x, name):
+    if isinstance(x, bool) or not isinstance(x, (int, float, str)):
+        raise TypeError(f"{name}: expected a number or an exact string like \"3/2\", got {x!r}")
+    return x if isinstance(x, str) else repr(x)
+
+
+def solve(instance, *, tie="early", budget=None, engine="reference", simulate=None, seed=0x5EED0004):
+    """Solves a Pandora's Box instance; returns `pbgi pandora`'s JSON report as a dict.
+
+    `instance`: the instance as a dict (the JSON file format), or a path to a JSON file.
+    `tie`: `"early"` (stop on a tie; default), `"late"` (open), or a stop-early probability
+    (a number or exact string such as `"1/3"`). `budget`: an expected budget `B` (discrete
+    instances; Theorem 2's `λ*` and mixture). `engine`: `"reference"` (exact rationals / MPFR)
+    or `"fast"` (float64). `simulate`: a number of Monte Carlo runs to add (seeded by `seed`).
+
+    The report holds the indices in the order the policy opens the boxes, expected cost, best
+    value and objective, the Kleinberg–Waggoner–Weyl closed form, and for discrete instances up
+    to 12 boxes the exact DP optimum and whether the policy attains it.
+
+    Raises `ValueError` naming the box and field for an invalid instance (or the file for an
+    unreadable path)."""
+    if isinstance(instance, (str, os.PathLike)):
+        name = os.fspath(instance)
+        try:
+            with open(name, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as error:
+            raise ValueError(f"{name}: cannot read: {error.strerror}") from None
+    elif isinstance(instance, dict):
+        name = "<instance>"
+        # Numbers keep their exact decimal text: Python's repr of a float is the shortest
+        # string that reads back to it, which the instance reader takes as an exact decimal.
+        text = json.dumps(instance)
+    else:
+        raise TypeError(f"instance: expected a dict or a path, got {type(instance).__name__}")
+    tie_text = tie if tie in ("early", "late") else _exact_text(tie, "tie")
+    budget_text = None if budget is None else _exact_text(budget, "budget")
+    if simulate is not None and (isinstance(simulate, bool) or int(simulate) != simulate or simulate <= 0):
+        raise ValueError(f"simulate: expected a positive number of runs, got {simulate!r}")
+    report = _pbgi.pandora_solve(
+        text,
+        name,
+        tie_text,
+        budget_text,
+        engine,
+        None if simulate is None else int(simulate),
+        int(seed),
+    )
+    return json.loads(report)
+
+
+def counterexample(epsilon, delta):
+    """The EI-per-cost counterexample (Astudillo et al., supplement Thm 1), in maximisation form
+    as in the source, as `pbgi pandora --counterexample EPS,DELTA` reports it: exact `K`, `N`,
+    EI-per-cost's value, the value of opening the expensive box once, their ratio, and PBGI's
+    choice. `epsilon`, `delta`: numbers or exact strings (`"1/100"`)."""
+    text = _pbgi.pandora_counterexample(
+        _exact_text(epsilon, "epsilon"), _exact_text(delta, "delta")
+    )
+    return json.loads(text)

@@ -1,0 +1,7 @@
+"""Type stubs of `pbgi.testing` (docstrings: the module itself)."""
+
+from typing import Any
+
+from . import Report
+
+def assert_ulp_close(function: str, value: Any, max_ulp: float, /, **columns: Any) -> Report: ...

@@ -1,0 +1,70 @@
+"""pbgi.pandora.solve: the report of `pbgi pandora`, from a dict or a path; hand-computed values
+from the instance descriptions (Theorem 2's case, the tie at the outside option)."""
+
+import json
+from decimal import Decimal
+import subprocess
+
+import pytest
+
+import pbgi
+from conftest import FIXTURES
+from test_fixtures import pbgi_binary
+
+
+def test_dict_and_path_give_the_same_report():
+    path = FIXTURES / "pandora" / "two_boxes.json"
+    from_path = pbgi.pandora.solve(path)
+    from_dict = pbgi.pandora.solve(json.loads(path.read_text()))
+    from_path.pop("file")
+    from_dict.pop("file")
+    assert from_path == from_dict
+
+
+@pytest.mark.parametrize(
+    "name, options, cli",
+    [
+        ("two_boxes.json", {}, []),
+        ("theorem2_tie.json", {"budget": "6/5"}, ["--budget", "6/5"]),
+        ("tie_at_outside.json", {"tie": "late"}, ["--tie", "late"]),
+        ("mixed_normal.json", {"engine": "fast"}, ["--engine", "fast"]),
+    ],
+)
+def test_report_is_the_cli_report(name, options, cli):
+    path = FIXTURES / "pandora" / name
+    run = subprocess.run(
+        [pbgi_binary(), "pandora", str(path), *cli], capture_output=True, text=True, check=True
+    )
+    assert pbgi.pandora.solve(str(path), **options) == json.loads(run.stdout)
+
+
+def test_theorem2_hand_computed_case():
+    # fixtures/pandora/theorem2_tie.json: with budget 6/5, λ* = 1/2 and stop-early probability 1/5.
+    report = pbgi.pandora.solve(FIXTURES / "pandora" / "theorem2_tie.json", budget="6/5")
+    text = json.dumps(report)
+    assert '"1/2"' in text and '"1/5"' in text
+
+
+def test_single_normal_box_objective_is_mean_plus_cost():
+    # One box and no outside option: it must be opened, so the objective is E[X] + c (MATH.md,
+    # KWW form with one box), here 0 + the double nearest 1/10 (a normal box's cost is rounded
+    # to f64, as the report says); its index is PBGI(0, 1, 0.1).
+    report = pbgi.pandora.solve({"boxes": [{"cost": 0.1, "normal": {"mean": 0, "sd": 1}}]})
+    digits = report["expected_objective"]["value"]["digits"]
+    assert Decimal(digits) == Decimal(format(Decimal(0.1), ".29e"))
+    assert report["policy_order"][0]["index"]["decimal"] == pbgi.reference.pbgi(0, 1, 0.1).value
+
+
+def test_invalid_instance_names_box_and_field():
+    with pytest.raises(ValueError, match=r'box 0: field "cost": must be > 0'):
+        pbgi.pandora.solve({"boxes": [{"cost": -1, "values": [0, 1], "probs": ["1/2", "1/2"]}]})
+
+
+def test_unreadable_path_is_named():
+    with pytest.raises(ValueError, match=r"no-such-file.json: cannot read"):
+        pbgi.pandora.solve("no-such-file.json")
+
+
+def test_counterexample_k_and_n_are_exact():
+    report = pbgi.pandora.counterexample("1/100", "1/2")
+    assert report["cheap_boxes_K"] == "150" and report["opened_by_ei_per_cost_N"] == "150"
