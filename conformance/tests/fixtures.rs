@@ -29,7 +29,11 @@ fn checked_in_fixtures_match_the_reference() {
 
 #[test]
 fn fast_is_within_its_bounds_on_every_fixture_row() {
-    for function in Function::CONFORMANCE {
+    // The functions with a bound and fixtures (the unknown-cost variants have no fixtures yet).
+    for function in Function::CONFORMANCE
+        .into_iter()
+        .filter(|f| Function::ALL.contains(f))
+    {
         let path = fixture_dir().join(file_name(function));
         let file = std::fs::File::open(&path).expect("fixture file exists");
         let mut reader =
