@@ -7,7 +7,8 @@
 //! shortest round-trip decimal), `value_hex` (its IEEE-754 bits) and `stratum` (where the input
 //! comes from). A function with several output columns (the gradients) has the three columns for
 //! each output `c`: `c_exact`, `c`, `c_hex`. The files are a pure function of the reference and of
-//! [`crate::inputs`]: `pbgi fixtures --write` regenerates them, `pbgi fixtures --verify` (and the
+//! [`crate::inputs`]: `pbgi fixtures --write` regenerates them (and the edge-case files
+//! `fixtures/edges/<function>.csv` of [`crate::edges`]), `pbgi fixtures --verify` (and the
 //! test `conformance/tests/fixtures.rs`) fails when the checked-in files differ from what the
 //! reference produces now.
 use crate::csv_io::{format_hex_bits, format_shortest, quote_field};
@@ -158,30 +159,72 @@ pub fn generate(function: Function) -> Result<String, String> {
     Ok(out)
 }
 
-/// Where the checked-in file differs from what the reference produces now: `None` if identical,
-/// otherwise the first differing line.
-pub fn difference(function: Function, dir: &Path) -> Result<Option<String>, String> {
-    let path = dir.join(file_name(function));
-    let expected = generate(function)?;
-    let actual = std::fs::read_to_string(&path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if actual == expected {
-        return Ok(None);
+/// One fixture file: the golden values of a function, or its edge cases ([`crate::edges`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fixture {
+    /// `fixtures/<function>.csv`.
+    Values(Function),
+    /// `fixtures/edges/<function>.csv`.
+    Edges(Function),
+}
+
+impl Fixture {
+    /// Every fixture file: the values of every function, then their edge cases.
+    pub fn all() -> Vec<Fixture> {
+        Function::ALL
+            .into_iter()
+            .map(Fixture::Values)
+            .chain(Function::ALL.into_iter().map(Fixture::Edges))
+            .collect()
     }
-    let mut expected_lines = expected.lines();
-    let mut actual_lines = actual.lines();
-    let mut line = 1;
-    loop {
-        match (actual_lines.next(), expected_lines.next()) {
-            (Some(a), Some(e)) if a == e => line += 1,
-            (a, e) => {
-                return Ok(Some(format!(
-                    "{}: line {line} differs from what the reference produces now:\n  file:      {}\n  reference: {}",
-                    path.display(),
-                    a.unwrap_or("(end of file)"),
-                    e.unwrap_or("(end of file)")
-                )))
+
+    /// The path under the fixture directory.
+    pub fn file_name(self) -> String {
+        match self {
+            Fixture::Values(function) => file_name(function),
+            Fixture::Edges(function) => crate::edges::file_name(function),
+        }
+    }
+
+    /// The content the file must have.
+    pub fn generate(self) -> Result<String, String> {
+        match self {
+            Fixture::Values(function) => generate(function),
+            Fixture::Edges(function) => crate::edges::file_text(function),
+        }
+    }
+
+    /// Where the checked-in file under `dir` differs from what the reference produces now:
+    /// `None` if identical, otherwise the first differing line.
+    pub fn difference(self, dir: &Path) -> Result<Option<String>, String> {
+        let path = dir.join(self.file_name());
+        let expected = self.generate()?;
+        let actual = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if actual == expected {
+            return Ok(None);
+        }
+        let mut expected_lines = expected.lines();
+        let mut actual_lines = actual.lines();
+        let mut line = 1;
+        loop {
+            match (actual_lines.next(), expected_lines.next()) {
+                (Some(a), Some(e)) if a == e => line += 1,
+                (a, e) => {
+                    return Ok(Some(format!(
+                        "{}: line {line} differs from what the reference produces now:\n  file:      {}\n  reference: {}",
+                        path.display(),
+                        a.unwrap_or("(end of file)"),
+                        e.unwrap_or("(end of file)")
+                    )))
+                }
             }
         }
     }
+}
+
+/// Where the checked-in values of `function` differ from what the reference produces now
+/// ([`Fixture::difference`]).
+pub fn difference(function: Function, dir: &Path) -> Result<Option<String>, String> {
+    Fixture::Values(function).difference(dir)
 }

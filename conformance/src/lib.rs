@@ -1,12 +1,12 @@
-//! Conformance machinery: fast-vs-reference cross-checks, theory validation, and the `pbgi` CLI.
-pub mod bo;
+//! Conformance machinery: fast-vs-reference cross-checks and the `pbgi` CLI (whose `validate`,
+//! `experiment` and `merge` subcommands open onto the simulation lab, `pbgi-lab`).
 pub mod check_report;
 pub mod cli;
 pub mod cross_check;
 pub mod csv_io;
 pub mod decimal;
+pub mod edges;
 pub mod error_stats;
-pub mod experiment;
 pub mod fixtures_gen;
 pub mod function;
 pub mod inputs;

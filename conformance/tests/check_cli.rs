@@ -308,3 +308,196 @@ fn z_column_mode_grades_the_h_inside_ei_and_log_ei() {
         text(&out.stderr)
     );
 }
+
+/// Runs `pbgi eval FUNCTION` on `input`; returns its output (a file for `--oracle`).
+fn eval_output(function: &str, args: &[&str], input: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbgi"))
+        .args(["eval", function])
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    text(&out.stdout)
+}
+
+#[test]
+fn grading_against_an_earlier_eval_output_needs_the_same_inputs() {
+    let inputs = "mu,sigma,y\n0,1,0\n0,1,1\n1,0,3\n";
+    let oracle = write_temp("oracle_out.csv", &eval_output("ei", &[], inputs));
+    let oracle = oracle.to_str().unwrap();
+    // Their file spells the inputs differently (1e0 for 1) and moves one value by 3 ULPs.
+    let theirs = write_temp(
+        "oracle_theirs.csv",
+        &format!(
+            "mu,sigma,y,value\n0,1,0,0.3989422804014327\n0,1e0,1,{:e}\n1,0,3,2\n",
+            ulps_up(1.0833154705876863, 3)
+        ),
+    );
+    let out = check(&[
+        "ei",
+        theirs.to_str().unwrap(),
+        "--oracle",
+        oracle,
+        "--max-ulp",
+        "3",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("3 rows graded against the pbgi eval output"),
+        "{report}"
+    );
+    assert!(report.contains("ULP error: max 3,"), "{report}");
+
+    let differs = write_temp(
+        "oracle_differs.csv",
+        "mu,sigma,y,value\n0,1,0,0.39\n0,2,1,1\n",
+    );
+    let out = check(&["ei", differs.to_str().unwrap(), "--oracle", oracle]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "pbgi: error: {}: line 3, column `sigma`: the inputs differ from {oracle} line 3 (2 vs 1); \
+             --oracle grades row by row against the eval output of the same inputs\n",
+            differs.display()
+        )
+    );
+    let longer = write_temp(
+        "oracle_longer.csv",
+        "mu,sigma,y,value\n0,1,0,0.39\n0,1,1,1\n1,0,3,2\n5,0,6,1\n",
+    );
+    let out = check(&["ei", longer.to_str().unwrap(), "--oracle", oracle]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("line 5: ")
+            && text(&out.stderr).contains("has no row for it (it ends after 3 rows)"),
+        "{}",
+        text(&out.stderr)
+    );
+    let shorter = write_temp("oracle_shorter.csv", "mu,sigma,y,value\n0,1,0,0.39\n");
+    let out = check(&["ei", shorter.to_str().unwrap(), "--oracle", oracle]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("line 3: more rows than"),
+        "{}",
+        text(&out.stderr)
+    );
+    // The fast engine's output has no enclosure: it is no oracle.
+    let fast = write_temp(
+        "oracle_fast.csv",
+        &eval_output("ei", &["--engine", "fast"], inputs),
+    );
+    let out = check(&[
+        "ei",
+        theirs.to_str().unwrap(),
+        "--oracle",
+        fast.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no column `lower`; --oracle takes the output of `pbgi eval ei` with the reference engine"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn errors_are_grouped_by_any_column() {
+    let file = write_temp(
+        "grouped.csv",
+        &format!(
+            "library,mu,sigma,y,value\nours,0,1,0,0.3989422804014327\ntheirs,0,1,1,{:e}\nours,1,0,3,2\n",
+            ulps_up(1.0833154705876863, 7)
+        ),
+    );
+    let out = check(&["ei", file.to_str().unwrap(), "--group-by", "library"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    let table: Vec<&str> = report.lines().skip_while(|l| *l != "by library:").collect();
+    assert_eq!(
+        table[1].split_whitespace().collect::<Vec<_>>(),
+        ["library", "rows", "max", "ULP", "median", "ULP", "worst", "line"]
+    );
+    assert_eq!(
+        table[2].split_whitespace().collect::<Vec<_>>(),
+        ["ours", "2", "0", "0", "2"]
+    );
+    assert_eq!(
+        table[3].split_whitespace().collect::<Vec<_>>(),
+        ["theirs", "1", "7", "7", "3"]
+    );
+    let out = check(&[
+        "ei",
+        file.to_str().unwrap(),
+        "--group-by",
+        "batch",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains(
+            "line 1: no column `batch` to group by (the columns are library,mu,sigma,y,value)"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+    // Progress goes to a terminal only: nothing on a piped standard error.
+    let out = check(&[
+        "ei",
+        file.to_str().unwrap(),
+        "--group-by",
+        "library",
+        "--json",
+    ]);
+    assert_eq!(text(&out.stderr), "");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["group_by"]["column"], "library");
+    assert_eq!(json["group_by"]["groups"][1]["max"], 7.0);
+}
+
+#[test]
+fn edge_cases_are_graded_by_class() {
+    // The edge file itself, with their answers in `value`: the documented answers pass.
+    let edges = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/edges/pbgi.csv"),
+    )
+    .unwrap();
+    let file = write_temp("edges_documented.csv", &edges);
+    let out = check(&["--edges", "pbgi", file.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout).contains("20 edge cases, 20 passed, 0 failed"),
+        "{}",
+        text(&out.stdout)
+    );
+    // An implementation that returns a finite index for cost = 0 and for NaN input fails there.
+    let wrong = edges
+        .replace("0,1,0,error,nan;-inf,", "0,1,0,-7.5,nan;-inf,")
+        .replace("NaN,1,0.1,error,nan,", "NaN,1,0.1,0.1,nan,");
+    let file = write_temp("edges_wrong.csv", &wrong);
+    let out = check(&["pbgi", "--edges", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("20 edge cases, 18 passed, 2 failed"),
+        "{report}"
+    );
+    assert!(report.contains("mu = NaN"), "{report}");
+    assert!(report.contains("cost = 0, sigma > 0"), "{report}");
+    assert!(report.contains("error       nan or -inf"), "{report}");
+    let out = check(&["pbgi", "--edges", "--json", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+}

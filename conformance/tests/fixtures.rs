@@ -1,7 +1,8 @@
-//! The golden fixture files: they must be exactly what the reference produces now, and the fast
-//! crate must be within its bounds (`conformance/src/tolerances.rs`) on every row.
+//! The golden fixture files (values and edge cases): they must be exactly what the reference
+//! produces now, and the fast crate must be within its bounds (`conformance/src/tolerances.rs`)
+//! on every row of the values.
 use pbgi_conformance::csv_io::{format_hex_bits, ArgumentReader};
-use pbgi_conformance::fixtures_gen::{difference, file_name};
+use pbgi_conformance::fixtures_gen::{file_name, Fixture};
 use pbgi_conformance::function::Function;
 use pbgi_conformance::regions::Region;
 use pbgi_conformance::tolerances::fast_tolerance;
@@ -15,8 +16,11 @@ fn fixture_dir() -> PathBuf {
 #[test]
 fn checked_in_fixtures_match_the_reference() {
     let mut differences = Vec::new();
-    for function in Function::ALL {
-        if let Some(message) = difference(function, &fixture_dir()).expect("fixtures readable") {
+    for fixture in Fixture::all() {
+        if let Some(message) = fixture
+            .difference(&fixture_dir())
+            .expect("fixtures readable")
+        {
             differences.push(message);
         }
     }

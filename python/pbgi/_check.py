@@ -94,14 +94,18 @@ class Report:
 def check(function, value, /, **columns):
     """Grades `value`, someone's results for `function`, against the certified reference.
 
-    `function` is a command-line name: `"h"`, `"ln-h"`, `"ei"`, `"log-ei"`, `"pbgi"`,
-    `"log-eipc"`. `columns` are the arguments by the CLI's column names (`z`; `mu`, `sigma`,
-    `y`; `mu`, `sigma`, `cost`; `mu`, `sigma`, `y`, `cost`), each a scalar or an array; they
-    broadcast with `value` like numpy ufunc arguments. Returns a `Report`.
+    `function` is a command-line name: `"h"`, `"ln-h"`, `"log-ndtr"`, `"ei"`, `"log-ei"`,
+    `"pbgi"`, `"log-eipc"`, or a gradient `"ei-grad"`, `"log-ei-grad"` (then `value` is the
+    pair `(d_mu, d_sigma)`), `"pbgi-grad"` (`(d_mu, d_sigma, d_cost)`); a named tuple such as
+    `pbgi.fast.ei_grad`'s result gives its fields by name. `columns` are the
+    arguments by the CLI's column names (`z`; `x`; `mu`, `sigma`, `y`; `mu`, `sigma`, `cost`;
+    `mu`, `sigma`, `y`, `cost`), each a scalar or an array; they broadcast with `value` like
+    numpy ufunc arguments. Returns a `Report` (for gradients, an element's error is the largest
+    over its fields; `to_dict()["by_output"]` has each field's statistics).
 
-    The error measures are `pbgi check`'s (README): plain ULP distance for `h` and `ei`; ULPs of
-    `max(|exact|, 1)` for `ln-h` and `log-ei`; ULPs of `|mu| + |g - mu|` for `pbgi`; ULPs of
-    `max(|exact|, |ln cost|, 1)` for `log-eipc`. A NaN, or an infinity where the exact value is
+    The error measures are `pbgi check`'s (README; `conformance/src/ulp.rs`): e.g. plain ULP
+    distance for `h` and `ei`; ULPs of `max(|exact|, 1)` for `ln-h` and `log-ei`; ULPs of
+    `|mu| + |g - mu|` for `pbgi`; ULPs of `max(|exact|, |ln cost|, 1)` for `log-eipc`. A NaN, or an infinity where the exact value is
     finite, is an infinite error.
 
     Raises `ValueError` for an unknown function, missing or unexpected columns, or shapes that
@@ -121,6 +125,10 @@ def check(function, value, /, **columns):
         raise ValueError(
             f"{function} takes the columns {', '.join(inputs)}: {'; '.join(parts)}"
         )
+    if len(outputs) > 1 and hasattr(value, "_asdict"):
+        # A gradient named tuple (pbgi.fast.ei_grad's, or the user's): its fields by name.
+        fields = value._asdict()
+        value = tuple(fields[o] for o in outputs if o in fields)
     values = tuple(value) if len(outputs) > 1 else (value,)
     if len(values) != len(outputs):
         raise ValueError(f"{function}: value must give {', '.join(outputs)}")

@@ -2,8 +2,11 @@
 //!
 //! Each function takes its (broadcast) arguments and a preallocated output array, releases the
 //! GIL and runs one loop over the elements: no Python object per element, no copy of an input
-//! that is already contiguous float64. Results are exactly `pbgi_fast`'s scalar functions
-//! (NaN for invalid input, as documented there).
+//! that is already contiguous float64. Where the arguments have the shape of one of the crate's
+//! slice kernels (`ei_slice`: arrays `mu`, `sigma`, one `y`; `pbgi_slice`: three arrays; ...),
+//! that kernel does the whole array; any other broadcast pattern runs the scalar function per
+//! element. Results are exactly `pbgi_fast`'s scalar functions either way (NaN for invalid
+//! input, as documented there).
 use crate::args::{arg, Arg};
 use numpy::{PyReadonlyArray1, PyReadwriteArray1};
 use pyo3::exceptions::PyValueError;
@@ -32,6 +35,16 @@ where
             }
         }
     });
+}
+
+/// Runs one of the crate's slice kernels without the GIL (the lengths were checked by [`arg`],
+/// so its length error cannot occur; it is reported rather than ignored all the same).
+fn slice_kernel(
+    py: Python<'_>,
+    kernel: impl FnOnce() -> Result<(), pbgi_fast::SliceLengthError> + Send,
+) -> PyResult<()> {
+    py.detach(kernel)
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// The slices when every argument has one value per element.
@@ -128,6 +141,9 @@ pub fn fast_pbgi(
         arg("sigma", &sigma, n)?,
         arg("cost", &cost, n)?,
     ];
+    if let [Arg::Each(m), Arg::Each(s), Arg::Each(c)] = args {
+        return slice_kernel(py, || pbgi_fast::pbgi_slice(m, s, c, out));
+    }
     map(py, args, out, |[m, s, c]| pbgi_fast::pbgi(m, s, c));
     Ok(())
 }

@@ -8,7 +8,6 @@
 //! the number of threads.
 use crate::args::{arg, Arg};
 use numpy::{PyArray1, PyReadonlyArray1};
-use pbgi_conformance::csv_io::format_shortest;
 use pbgi_conformance::function::Function;
 use pbgi_conformance::{decimal, oracle};
 use pbgi_reference::Certified;
@@ -94,12 +93,10 @@ fn evaluate(
     args: &[Arg<'_>],
     n: usize,
 ) -> PyResult<Enclosures> {
-    let row = |i: usize| -> Vec<f64> { args.iter().map(|a| a.at(i)).collect() };
-    for i in 0..n {
-        if let Err((position, message)) = function.check_domain(&row(i)) {
-            return Err(InvalidInput::new_err((position, i, message)));
-        }
+    if let Some((position, element, message)) = first_domain_error(function, args, n) {
+        return Err(InvalidInput::new_err((position, element, message)));
     }
+    let row = |i: usize| -> Vec<f64> { args.iter().map(|a| a.at(i)).collect() };
     let results: Vec<Result<Certified, oracle::OracleError>> = py.detach(|| {
         let one = |i: usize| oracle::reference(function, &row(i));
         if n >= PARALLEL_MIN {
@@ -238,9 +235,10 @@ pub fn reference_log_eipc(
     evaluate(py, Function::LogEipc, &args, n)
 }
 
-/// Evaluates a reference function with `K` certified outputs (`log_ndtr`: 1; the gradients:
-/// one per field) at every element, after the domain check `domain` (the first bad element's
-/// `(argument position, message)`, or `None`).
+/// Evaluates a reference gradient with `K` certified fields at every element, after the domain
+/// check `domain` (the first bad element's `(argument position, message)`, or `None`). The
+/// gradient is called directly (the same `pbgi_reference` function `pbgi eval` calls), so that
+/// a point where the derivative does not exist is reported as such.
 fn evaluate_fields<const K: usize>(
     py: Python<'_>,
     args: &[Arg<'_>],
@@ -284,19 +282,7 @@ fn evaluate_fields<const K: usize>(
 #[pyfunction]
 pub fn reference_log_ndtr(py: Python<'_>, x: PyReadonlyArray1<'_, f64>) -> PyResult<Enclosures> {
     let n = length(&[&x]);
-    let args = [arg("x", &x, n)?];
-    let domain = |a: &[f64]| {
-        (!a[0].is_finite()).then(|| {
-            (
-                0,
-                format!("x must be finite, got {}", format_shortest(a[0])),
-            )
-        })
-    };
-    let mut fields = evaluate_fields(py, &args, n, domain, |a| {
-        Ok([pbgi_reference::log_ndtr(a[0])?])
-    })?;
-    Ok(fields.remove(0))
+    evaluate(py, Function::LogNdtr, &[arg("x", &x, n)?], n)
 }
 
 /// The gradient of EI (`log = false`) or LogEI elementwise: `(d_mu, d_sigma)`.
@@ -313,7 +299,7 @@ fn ei_gradient(
         arg("sigma", &sigma, n)?,
         arg("y", &y, n)?,
     ];
-    let domain = |a: &[f64]| Function::Ei.check_domain(a).err();
+    let domain = |a: &[f64]| Function::EiGrad.check_domain(a).err();
     evaluate_fields(py, &args, n, domain, |a| {
         let g = grad(a[0], a[1], a[2])?;
         Ok([g.d_mu, g.d_sigma])
@@ -356,7 +342,7 @@ pub fn reference_pbgi_grad(
         arg("sigma", &sigma, n)?,
         arg("cost", &cost, n)?,
     ];
-    let domain = |a: &[f64]| Function::Pbgi.check_domain(a).err();
+    let domain = |a: &[f64]| Function::PbgiGrad.check_domain(a).err();
     evaluate_fields(py, &args, n, domain, |a| {
         let g = pbgi_reference::pbgi_grad(a[0], a[1], a[2])?;
         Ok([g.d_mu, g.d_sigma, g.d_cost])

@@ -109,3 +109,20 @@ def test_fast_gradients_match_their_values():
     np.testing.assert_array_equal(pbgi.fast.ei_grad(mu, sigma, y).value, pbgi.fast.ei(mu, sigma, y))
     np.testing.assert_array_equal(pbgi.fast.log_ei_grad(mu, sigma, y).value, pbgi.fast.log_ei(mu, sigma, y))
     np.testing.assert_array_equal(pbgi.fast.pbgi_grad(mu, sigma, 0.3).value, pbgi.fast.pbgi(mu, sigma, 0.3))
+
+
+@pytest.mark.parametrize("name", ["ei", "log_ei", "pbgi", "log_eipc"])
+def test_every_argument_pattern_gives_the_same_values(name):
+    # Array/scalar patterns take different loops (the crate's slice kernels or the per-element
+    # loop); every element must equal the scalar function's value.
+    f = getattr(pbgi.fast, name)
+    rng = np.random.default_rng(7)
+    mu, sigma = rng.normal(size=50), 10.0 ** rng.uniform(-2, 1, 50)
+    third = 0.1 if name == "pbgi" else -0.7
+    args = [mu, sigma, third] + ([0.01] if name == "log_eipc" else [])
+    expected = np.array([f(*(a[i] if np.ndim(a) else a for a in args)) for i in range(50)])
+    for k in range(len(args)):
+        varied = list(args)
+        varied[k] = np.broadcast_to(args[k], (50,)).copy()
+        np.testing.assert_array_equal(f(*varied), expected)
+    np.testing.assert_array_equal(f(*[np.broadcast_to(a, (50,)).copy() for a in args]), expected)

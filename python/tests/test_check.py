@@ -108,3 +108,25 @@ def test_argument_outside_the_domain_is_named():
 def test_no_values_never_pass():
     report = pbgi.check("ei", np.empty(0), mu=np.empty(0), sigma=1.0, y=0.0)
     assert report.max_ulp == 0 and not report.passed(math.inf)
+
+
+def test_gradients_are_graded_per_output_column():
+    mu, sigma, y = MU, SIGMA, Y
+    exact = pbgi.reference.ei_grad(mu, sigma, y)
+    theirs = (exact.d_mu.value, np.array([step(v, 2) for v in exact.d_sigma.value]))
+    report = pbgi.check("ei-grad", theirs, mu=mu, sigma=sigma, y=y)
+    np.testing.assert_array_equal(report.ulp, 2.0)
+    data = report.to_dict()
+    assert data["outputs"] == ["d_mu", "d_sigma"]
+    assert {g["label"]: g["max"] for g in data["by_output"]} == {"d_mu": 0.0, "d_sigma": 2.0}
+    fast = pbgi.fast.pbgi_grad(mu, sigma, 0.1)
+    graded = pbgi.check("pbgi-grad", (fast.d_mu, fast.d_sigma, fast.d_cost), mu=mu, sigma=sigma, cost=0.1)
+    assert graded.ulp.shape == (5,) and np.isfinite(graded.ulp).all()
+    by_name = pbgi.check("pbgi-grad", fast, mu=mu, sigma=sigma, cost=0.1)
+    np.testing.assert_array_equal(by_name.ulp, graded.ulp)
+
+
+def test_log_ndtr_takes_column_x():
+    x = np.array([-40.0, -1.0, 0.0, 5.0])
+    report = pbgi.check("log-ndtr", pbgi.reference.log_ndtr(x).value, x=x)
+    assert report.passed(0) and report.to_dict()["region_variable"] == "x"

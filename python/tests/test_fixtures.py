@@ -21,12 +21,16 @@ from conftest import FIXTURES, ROOT, read_csv
 from exact_decimal import exact
 
 FUNCTIONS = {
-    "h": ("h", ("z",)),
-    "ln-h": ("ln_h", ("z",)),
-    "ei": ("ei", ("mu", "sigma", "y")),
-    "log-ei": ("log_ei", ("mu", "sigma", "y")),
-    "pbgi": ("pbgi", ("mu", "sigma", "cost")),
-    "log-eipc": ("log_eipc", ("mu", "sigma", "y", "cost")),
+    "h": ("h", ("z",), None),
+    "ln-h": ("ln_h", ("z",), None),
+    "log-ndtr": ("log_ndtr", ("x",), None),
+    "ei": ("ei", ("mu", "sigma", "y"), None),
+    "log-ei": ("log_ei", ("mu", "sigma", "y"), None),
+    "pbgi": ("pbgi", ("mu", "sigma", "cost"), None),
+    "log-eipc": ("log_eipc", ("mu", "sigma", "y", "cost"), None),
+    "ei-grad": ("ei_grad", ("mu", "sigma", "y"), ("d_mu", "d_sigma")),
+    "log-ei-grad": ("log_ei_grad", ("mu", "sigma", "y"), ("d_mu", "d_sigma")),
+    "pbgi-grad": ("pbgi_grad", ("mu", "sigma", "cost"), ("d_mu", "d_sigma", "d_cost")),
 }
 
 
@@ -45,43 +49,45 @@ def pbgi_binary():
     return path
 
 
-def evaluate(cli_name, columns, rows):
-    name, arg_names = FUNCTIONS[cli_name]
+def outputs(cli_name, rows):
+    """`[(output name, Certified, fixture column prefix, CLI column prefix)]` for the rows."""
+    name, arg_names, fields = FUNCTIONS[cli_name]
     args = [np.array([float(r[c]) for r in rows]) for c in arg_names]
-    return getattr(pbgi.reference, name)(*args)
+    result = getattr(pbgi.reference, name)(*args)
+    if fields is None:
+        return [("value", result, "", "")]
+    return [(f, getattr(result, f), f"{f}_", f"{f}_") for f in fields]
 
 
 @pytest.mark.parametrize("cli_name", sorted(FUNCTIONS))
 def test_values_have_the_fixture_bits(cli_name):
     rows = read_csv(FIXTURES / f"{cli_name}.csv")
-    result = evaluate(cli_name, FUNCTIONS[cli_name][1], rows)
-    wrong = [
-        (r, result.value[i])
-        for i, r in enumerate(rows)
-        if bits(result.value[i]) != int(r["value_hex"], 16)
-    ]
-    assert not wrong, f"{len(wrong)} of {len(rows)} rows differ, first: {wrong[0]}"
+    for output, certified, prefix, _ in outputs(cli_name, rows):
+        hex_column = f"{prefix}hex" if prefix else "value_hex"
+        wrong = [
+            (r, certified.value[i])
+            for i, r in enumerate(rows)
+            if bits(certified.value[i]) != int(r[hex_column], 16)
+        ]
+        assert not wrong, f"{output}: {len(wrong)} of {len(rows)} rows differ, first: {wrong[0]}"
 
 
 @pytest.mark.parametrize("cli_name", sorted(FUNCTIONS))
 def test_fixture_exact_values_lie_in_the_enclosures(cli_name):
     rows = read_csv(FIXTURES / f"{cli_name}.csv")
-    result = evaluate(cli_name, FUNCTIONS[cli_name][1], rows)
-    lower, upper = result.decimals()
-    for i, r in enumerate(rows):
-        # At least 40 digits, rounded to nearest: within half a unit of the last printed digit.
-        digits = len(r["exact"].split("e")[0].lstrip("-").replace(".", "").lstrip("0"))
-        low, high = exact(r["exact"]).nudged(max(digits, 1))
-        assert exact(lower[i]) <= high and low <= exact(upper[i]), (r, lower[i], upper[i])
+    for output, certified, prefix, _ in outputs(cli_name, rows):
+        lower, upper = certified.decimals()
+        for i, r in enumerate(rows):
+            text = r[f"{prefix}exact"]
+            # At least 40 digits, rounded to nearest: within half a unit of the last printed digit.
+            digits = len(text.split("e")[0].lstrip("-").replace(".", "").lstrip("0"))
+            low, high = exact(text).nudged(max(digits, 1))
+            assert exact(lower[i]) <= high and low <= exact(upper[i]), (output, r, lower[i], upper[i])
 
 
-# The functions `pbgi eval` evaluates.
-EVAL_FUNCTIONS = ["ei", "log-ei", "pbgi", "log-eipc"]
-
-
-@pytest.mark.parametrize("cli_name", EVAL_FUNCTIONS)
+@pytest.mark.parametrize("cli_name", sorted(FUNCTIONS))
 def test_agrees_bit_for_bit_with_pbgi_eval(cli_name):
-    _, arg_names = FUNCTIONS[cli_name]
+    _, arg_names, _ = FUNCTIONS[cli_name]
     rows = read_csv(FIXTURES / f"{cli_name}.csv")
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
@@ -97,8 +103,9 @@ def test_agrees_bit_for_bit_with_pbgi_eval(cli_name):
     assert run.returncode == 0, run.stderr
     cli = list(csv.DictReader(io.StringIO(run.stdout)))
     assert len(cli) == len(rows)
-    result = evaluate(cli_name, arg_names, rows)
-    lower, upper = result.decimals(40)
-    for i, row in enumerate(cli):
-        assert bits(float(row["value"])) == bits(result.value[i]), (row, result.value[i])
-        assert (row["lower"], row["upper"]) == (lower[i], upper[i]), row
+    for output, certified, _, prefix in outputs(cli_name, rows):
+        lower, upper = certified.decimals(40)
+        value_column = output if prefix else "value"
+        for i, row in enumerate(cli):
+            assert bits(float(row[value_column])) == bits(certified.value[i]), (output, row)
+            assert (row[f"{prefix}lower"], row[f"{prefix}upper"]) == (lower[i], upper[i]), (output, row)

@@ -30,6 +30,8 @@ enum Command {
     Validate(cli::validate::Args),
     /// Reproduce the stopping paper's stopping-rule comparison (cost-adjusted simple regret).
     Experiment(cli::experiment::Args),
+    /// Combine the output directories of `validate`/`experiment --shard K/N` runs.
+    Merge(cli::merge::Args),
 }
 
 /// Parses the command line and runs the subcommand. Never panics on any input or output: every
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Command::Pandora(a) => cli::pandora::run(a),
         Command::Validate(a) => cli::validate::run(a),
         Command::Experiment(a) => cli::experiment::run(a),
+        Command::Merge(a) => cli::merge::run(a),
     });
     match outcome {
         Ok(code) => code,

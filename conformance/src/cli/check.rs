@@ -1,7 +1,9 @@
 //! `pbgi check`: grades another implementation's results against the oracle.
 //!
 //! ```text
-//! pbgi check FUNCTION their.csv [--max-ulp N] [--worst K] [--json] [--rows FILE.csv] [--z]
+//! pbgi check FUNCTION their.csv [--max-ulp N] [--worst K] [--json] [--rows FILE.csv]
+//!                               [--z] [--oracle OUT.csv] [--group-by COLUMN]
+//! pbgi check --edges FUNCTION their.csv [--max-ulp N]
 //! ```
 //!
 //! `their.csv` has the input columns of `pbgi eval FUNCTION` plus their answers in the function's
@@ -13,17 +15,24 @@
 //! whole report as JSON instead of text; `--rows FILE.csv` also writes every row's error (written
 //! atomically, before the report is printed). `--z` (for `ei` and `log-ei`) grades the `h(z)` or
 //! `ln h(z)` inside them at a `z` column, so that an implementer can tell the error of forming
-//! `z = (y − μ)/σ` in f64 from the error of their `h`.
+//! `z = (y − μ)/σ` in f64 from the error of their `h`. `--oracle OUT.csv` grades against an
+//! earlier `pbgi eval` output of the same inputs instead of recomputing (a slow reference row is
+//! paid once). `--group-by COLUMN` adds a table by the values of any column of their file.
+//! `--edges` grades their behaviour at the special inputs of [`crate::edges`] by class. Progress
+//! is shown on standard error when it is a terminal and grading lasts over a second.
 //!
 //! Exit status: 0 when every error is within `--max-ulp` (or no bound is given); 1 when the bound
-//! is exceeded, or no row was graded although a bound was given; 2 when the input cannot be read
-//! or graded (the message names line, column and reason; nothing is printed and no `--rows` file
-//! is written); 141 when standard output's reader went away.
+//! is exceeded, or no row was graded although a bound was given (`--edges`: an edge case failed
+//! or is missing); 2 when the input cannot be read or graded (the message names file, line,
+//! column and reason; nothing is printed and no `--rows` file is written); 141 when standard
+//! output's reader went away.
 use super::io;
 use super::CliResult;
 use crate::check_report::{CheckReport, OracleSource, RowToGrade};
-use crate::csv_io::ArgumentReader;
+use crate::csv_io::{format_shortest, ArgumentReader};
+use crate::edges;
 use crate::function::Function;
+use crate::oracle::Engine;
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,7 +65,22 @@ pub struct Args {
     /// column of the file, apart from the error of forming z = (y - mu)/sigma.
     #[arg(long)]
     pub z: bool,
+    /// Grade against an earlier `pbgi eval FUNCTION` output (same inputs, row by row) instead of
+    /// recomputing the reference.
+    #[arg(long, value_name = "OUT.csv")]
+    pub oracle: Option<PathBuf>,
+    /// Also group the errors by the values of this column of their file.
+    #[arg(long, value_name = "COLUMN")]
+    pub group_by: Option<String>,
+    /// Grade their behaviour at the edge cases of FUNCTION (fixtures/edges/FUNCTION.csv) by
+    /// class: their file has the edge inputs and their answers (numbers, nan, inf, or error).
+    /// Numbers are graded within --max-ulp (default 4).
+    #[arg(long, conflicts_with_all = ["json", "rows", "z", "oracle", "group_by"])]
+    pub edges: bool,
 }
+
+/// The bound for numbers in `--edges` without `--max-ulp`: the house bound of `pbgi-fast`.
+pub const EDGE_MAX_ULP: f64 = 4.0;
 
 /// The function graded: `function` itself, or in z-column mode the `h` or `ln h` inside it.
 fn graded_function(function: Function, z_mode: bool) -> Result<Function, String> {
@@ -87,8 +111,27 @@ fn parse_max_ulp(text: &str) -> Result<f64, String> {
 
 /// Runs `pbgi check`.
 pub fn run(args: Args) -> CliResult {
-    let file = std::fs::File::open(&args.file)
-        .map_err(|e| format!("cannot open {}: {e}", args.file.display()))?;
+    let open = |path: &PathBuf| {
+        std::fs::File::open(path)
+            .map(std::io::BufReader::new)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))
+    };
+    let input = open(&args.file)?;
+    if args.edges {
+        let bound = args.max_ulp.unwrap_or(EDGE_MAX_ULP);
+        let report = edges::grade(
+            args.function,
+            input,
+            &args.file.display().to_string(),
+            bound,
+        )?;
+        io::print(&report.render_text())?;
+        return Ok(if report.passed() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
     let function = graded_function(args.function, args.z)?;
     let name = if args.z {
         format!(
@@ -104,7 +147,26 @@ pub fn run(args: Args) -> CliResult {
     } else {
         args.file.display().to_string()
     };
-    let report = grade(function, std::io::BufReader::new(file), &name)?;
+    let mut progress = io::Progress::new("rows graded");
+    let report = match &args.oracle {
+        None => grade(
+            function,
+            input,
+            &name,
+            args.group_by.as_deref(),
+            &mut progress,
+        ),
+        Some(path) => grade_against_eval_output(
+            function,
+            input,
+            &name,
+            open(path)?,
+            &path.display().to_string(),
+            args.group_by.as_deref(),
+        ),
+    };
+    progress.finish();
+    let report = report?;
     if let Some(path) = &args.rows {
         let mut file = io::AtomicFile::create(path)?;
         report
@@ -128,12 +190,38 @@ pub fn run(args: Args) -> CliResult {
     })
 }
 
-/// Grades the rows of `input` (named `name` in the report) for `function` against the reference.
-/// The error names the line, and the column when there is one.
-pub fn grade(function: Function, input: impl BufRead, name: &str) -> Result<CheckReport, String> {
+/// The column of `headers` called `column`, for `--group-by`.
+fn group_column(headers: &[String], column: &str) -> Result<usize, String> {
+    headers
+        .iter()
+        .position(|h| h.trim() == column)
+        .ok_or_else(|| {
+            format!(
+                "line 1: no column `{column}` to group by (the columns are {})",
+                headers.join(",")
+            )
+        })
+}
+
+/// Grades the rows of `input` (named `name` in the report) for `function` against the reference,
+/// grouped by the column `group_by` when given. The error names the line, and the column when
+/// there is one.
+pub fn grade(
+    function: Function,
+    input: impl BufRead,
+    name: &str,
+    group_by: Option<&str>,
+    progress: &mut io::Progress,
+) -> Result<CheckReport, String> {
     let mut reader = ArgumentReader::new(input, function, function.output_columns(), &[])
         .map_err(|e| e.to_string())?;
+    let group = group_by
+        .map(|column| group_column(reader.headers(), column))
+        .transpose()?;
     let mut report = CheckReport::new(function, name, OracleSource::Reference);
+    if let Some(column) = group_by {
+        report = report.grouped_by(column);
+    }
     let mut batch = Vec::with_capacity(BATCH);
     loop {
         batch.clear();
@@ -144,7 +232,7 @@ pub fn grade(function: Function, input: impl BufRead, name: &str) -> Result<Chec
                     line: row.line,
                     args: row.args,
                     theirs: row.extras,
-                    group: None,
+                    group: group.map(|g| reader.record()[g].trim().to_string()),
                 }),
                 Ok(None) => break,
                 Err(e) => {
@@ -160,6 +248,7 @@ pub fn grade(function: Function, input: impl BufRead, name: &str) -> Result<Chec
                 Some(column) => format!("line {}, column `{column}`: {}", e.line, e.error.message),
                 None => format!("line {}: {}", e.line, e.error.message),
             })?;
+        progress.advance(batch.len() as u64);
         if let Some(error) = read_error {
             return Err(error);
         }
@@ -167,4 +256,91 @@ pub fn grade(function: Function, input: impl BufRead, name: &str) -> Result<Chec
             return Ok(report);
         }
     }
+}
+
+/// Grades the rows of `input` against the values of an earlier `pbgi eval FUNCTION` output
+/// (`oracle`, named `oracle_name`) instead of recomputing them. The two files must hold the same
+/// arguments row by row (compared as f64 bit patterns, so `0.1` and `1e-1` agree); the eval
+/// output must come from the reference engine (it has the enclosure columns).
+pub fn grade_against_eval_output(
+    function: Function,
+    input: impl BufRead,
+    name: &str,
+    oracle: impl BufRead,
+    oracle_name: &str,
+    group_by: Option<&str>,
+) -> Result<CheckReport, String> {
+    let outputs = function.output_columns();
+    let mut theirs =
+        ArgumentReader::new(input, function, outputs, &[]).map_err(|e| format!("{name}: {e}"))?;
+    let mut eval = ArgumentReader::new(oracle, function, outputs, &[])
+        .map_err(|e| format!("{oracle_name}: {e}"))?;
+    for column in super::eval::appended_columns(function, Engine::Reference) {
+        if !eval.headers().iter().any(|h| h.trim() == column) {
+            return Err(format!(
+                "{oracle_name}: line 1: no column `{column}`; --oracle takes the output of \
+                 `pbgi eval {}` with the reference engine (the default)",
+                function.cli_name()
+            ));
+        }
+    }
+    let group = group_by
+        .map(|column| group_column(theirs.headers(), column))
+        .transpose()
+        .map_err(|e| format!("{name}: {e}"))?;
+    let mut report = CheckReport::new(
+        function,
+        name,
+        OracleSource::EarlierEval(oracle_name.to_string()),
+    );
+    if let Some(column) = group_by {
+        report = report.grouped_by(column);
+    }
+    let columns = function.input_columns();
+    while let Some(row) = theirs.next_row().map_err(|e| format!("{name}: {e}"))? {
+        let Some(answer) = eval.next_row().map_err(|e| format!("{oracle_name}: {e}"))? else {
+            return Err(format!(
+                "{name}: line {}: {oracle_name} has no row for it (it ends after {} rows)",
+                row.line,
+                report.len()
+            ));
+        };
+        if let Some(i) =
+            (0..columns.len()).find(|&i| row.args[i].to_bits() != answer.args[i].to_bits())
+        {
+            return Err(format!(
+                "{name}: line {}, column `{}`: the inputs differ from {oracle_name} line {} ({} vs \
+                 {}); --oracle grades row by row against the eval output of the same inputs",
+                row.line,
+                columns[i],
+                answer.line,
+                format_shortest(row.args[i]),
+                format_shortest(answer.args[i])
+            ));
+        }
+        if let Some(o) = answer.extras.iter().position(|v| v.is_nan()) {
+            return Err(format!(
+                "{oracle_name}: line {}, column `{}`: NaN is not an oracle value",
+                answer.line, outputs[o]
+            ));
+        }
+        report.push(
+            &RowToGrade {
+                line: row.line,
+                args: row.args,
+                theirs: row.extras,
+                group: group.map(|g| theirs.record()[g].trim().to_string()),
+            },
+            &answer.extras,
+        );
+    }
+    if let Some(extra) = eval.next_row().map_err(|e| format!("{oracle_name}: {e}"))? {
+        return Err(format!(
+            "{oracle_name}: line {}: more rows than {name} (which ends after {} rows); the files \
+             must hold the same inputs",
+            extra.line,
+            report.len()
+        ));
+    }
+    Ok(report)
 }

@@ -1,12 +1,17 @@
 //! `pbgi experiment`: the stopping paper's stopping-rule comparison in the 1-D Bayesian-regret
-//! setting (issue 7). Runs every (cost, λ) setting × seed × acquisition to the cap with every
-//! stopping rule observing the same trajectory; prints the summary and writes CSV and SVG files.
+//! setting. A thin door onto `pbgi_lab::experiment`: reads the configuration (a file or a
+//! preset), checks the output directory, runs every (cost, λ) setting × sample × acquisition
+//! to the cap with every stopping rule observing the same trajectory (or one shard of the
+//! samples), writes the result files, then prints the summary.
+use super::io::{ensure_writable_dir, print};
+use super::validate::{read_config, write_files};
 use super::CliResult;
-use crate::experiment::acquisitions::make_acquisition;
-use crate::experiment::config::ExperimentConfig;
-use crate::experiment::report::{curves, summarize, summary_table, write_csv};
-use crate::experiment::run::run_experiment;
-use crate::experiment::svg::setting_plot;
+use pbgi_lab::experiment::report::{report_files, shard_files};
+use pbgi_lab::experiment::study::run_count;
+use pbgi_lab::experiment::{run_experiment, ExperimentConfig};
+use pbgi_lab::study::config::{thread_pool, to_toml};
+use pbgi_lab::study::progress::Progress;
+use pbgi_lab::study::shard::Shard;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -14,76 +19,77 @@ use std::time::Instant;
 /// Arguments of `pbgi experiment`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Configuration file (`.toml` or `.json`); defaults reproduce the paper's 1-D setting
-    /// with 10 seeds.
-    #[arg(long)]
+    /// Configuration file (`.toml`, or `.json`); default: the `quick` preset.
+    #[arg(long, value_name = "FILE", conflicts_with = "preset")]
     pub config: Option<PathBuf>,
-    /// Number of seeds (objective draws) per setting; overrides the config (paper: 50).
-    #[arg(long)]
-    pub seeds: Option<usize>,
+    /// A built-in configuration: `quick` (10 samples, 1001 points), `paper` (the stopping
+    /// paper's 1-D setting: 50 samples on 10,001 points) or `paper-8d` (its 8-D setting on
+    /// 2000 random points: cap 500 iterations, moving average 20, PRB omitted).
+    #[arg(long, value_name = "NAME")]
+    pub preset: Option<String>,
+    /// Number of samples (objective draws, the paper's seeds) per setting; overrides the
+    /// configuration.
+    #[arg(long, value_name = "N")]
+    pub samples: Option<usize>,
+    /// Master seed (overrides the configuration; any u64).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
     /// Output directory for CSV and SVG files (created if missing).
-    #[arg(long, default_value = "out/experiment")]
+    #[arg(long, value_name = "DIR", default_value = "out/experiment")]
     pub out: PathBuf,
-    /// Worker threads (0: one per core). Results do not depend on it.
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    /// Worker threads, at least 1 (default: one per core). Results do not depend on it.
+    #[arg(long, value_name = "K")]
+    pub threads: Option<usize>,
+    /// Run only the K-th of N slices of the samples (merge the slices with `pbgi merge`).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Print the effective configuration as TOML and exit.
+    #[arg(long)]
+    pub print_config: bool,
 }
 
 /// Runs `pbgi experiment`.
 pub fn run(args: Args) -> CliResult {
-    let mut config = match &args.config {
-        Some(path) => ExperimentConfig::from_file(path)?,
-        None => ExperimentConfig::default(),
+    let mut config = match (&args.config, &args.preset) {
+        (Some(path), _) => read_config::<ExperimentConfig>(path)?,
+        (None, Some(name)) => ExperimentConfig::preset(name)?,
+        (None, None) => ExperimentConfig::default(),
     };
-    if let Some(seeds) = args.seeds {
-        config.seeds = seeds;
+    if let Some(samples) = args.samples {
+        config.samples = samples;
+    }
+    if let Some(seed) = args.seed {
+        config.seed = seed;
     }
     config.validate()?;
-    let acquisitions = config
-        .acquisitions
-        .iter()
-        .map(|name| make_acquisition(name).map_err(|e| format!("acquisitions: {e}")))
-        .collect::<Result<Vec<_>, String>>()?;
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("cannot create output directory {}: {e}", args.out.display()))?;
-
-    let total = config.costs.len() * config.lambdas.len() * config.seeds * acquisitions.len();
-    let bar = indicatif::ProgressBar::new(total as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40}] {pos}/{len} runs (eta {eta})",
-        )
-        .map_err(|e| format!("progress bar template: {e}"))?
-        .progress_chars("=> "),
-    );
-    let started = Instant::now();
-    let results = run_experiment(&config, &acquisitions, args.threads, &|| bar.inc(1))?;
-    bar.finish_and_clear();
-    let elapsed = started.elapsed().as_secs_f64();
-
-    let rows = summarize(&results, config.initial_points);
-    let curves = curves(&results);
-    write_csv(&args.out, &results, &rows, &curves, config.initial_points)?;
-    for setting in 0..results.settings.len() {
-        let s = &results.settings[setting];
-        let path = args
-            .out
-            .join(format!("regret_{}_lambda_{}.svg", s.cost, s.lambda));
-        std::fs::write(&path, setting_plot(&results, &rows, &curves, setting))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if args.print_config {
+        print(&to_toml(&config.effective()?)?)?;
+        return Ok(ExitCode::SUCCESS);
     }
-    let table = summary_table(&results, &rows, config.seeds);
-    let path = args.out.join("summary.txt");
-    std::fs::write(&path, &table).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let path = args.out.join("config.json");
-    let effective =
-        serde_json::to_string_pretty(&config).map_err(|e| format!("cannot encode config: {e}"))?;
-    std::fs::write(&path, effective)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    println!("{table}");
-    println!(
-        "{total} runs in {elapsed:.1} s; CSV, SVG and summary.txt in {}",
+    let pool = thread_pool(args.threads)?;
+    ensure_writable_dir(&args.out)?;
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let total = run_count(&config, shard);
+    let started = Instant::now();
+    let progress = Progress::new(total, "runs", true);
+    let results = run_experiment(&config, shard, &pool, &progress);
+    progress.finish();
+    let results = results?;
+    let elapsed = started.elapsed().as_secs_f64();
+    eprintln!("{total} runs in {elapsed:.1} s");
+    if args.shard.is_some() {
+        write_files(&args.out, &shard_files(&config, &results, shard)?)?;
+        print(&format!(
+            "shard {shard}: {total} runs written to {} (combine the shards with `pbgi merge`)\n",
+            args.out.display()
+        ))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let (table, files) = report_files(&config, &results)?;
+    write_files(&args.out, &files)?;
+    print(&format!(
+        "{table}\nCSV, SVG and summary.txt in {}\n",
         args.out.display()
-    );
+    ))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,4 +1,5 @@
-//! `pbgi fixtures`: regenerates or verifies the golden files `fixtures/<function>.csv`.
+//! `pbgi fixtures`: regenerates or verifies the golden files `fixtures/<function>.csv` and the
+//! edge-case files `fixtures/edges/<function>.csv`.
 //!
 //! ```text
 //! pbgi fixtures --write  [--dir fixtures]
@@ -10,8 +11,7 @@
 //! is either the old or the complete new one).
 use super::io;
 use super::CliResult;
-use crate::fixtures_gen;
-use crate::function::Function;
+use crate::fixtures_gen::Fixture;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -33,10 +33,10 @@ pub struct Args {
 pub fn run(args: Args) -> CliResult {
     let mut out = io::Stdout::lock();
     if args.write {
-        io::ensure_writable_dir(&args.dir)?;
-        for function in Function::ALL {
-            let path = args.dir.join(fixtures_gen::file_name(function));
-            let text = fixtures_gen::generate(function)?;
+        io::ensure_writable_dir(&args.dir.join("edges"))?;
+        for fixture in Fixture::all() {
+            let path = args.dir.join(fixture.file_name());
+            let text = fixture.generate()?;
             io::write_atomic(&path, text.as_bytes())?;
             out.print(&format!(
                 "wrote {} ({} rows)\n",
@@ -49,11 +49,11 @@ pub fn run(args: Args) -> CliResult {
         return Ok(ExitCode::SUCCESS);
     }
     let mut all_match = true;
-    for function in Function::ALL {
-        match fixtures_gen::difference(function, &args.dir)? {
+    for fixture in Fixture::all() {
+        match fixture.difference(&args.dir)? {
             None => out.print(&format!(
                 "{}: matches the reference\n",
-                args.dir.join(fixtures_gen::file_name(function)).display()
+                args.dir.join(fixture.file_name()).display()
             ))?,
             Some(message) => {
                 out.print(&format!("{message}\n"))?;

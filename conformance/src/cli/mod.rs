@@ -7,6 +7,7 @@ pub mod eval;
 pub mod experiment;
 pub mod fixtures;
 pub mod io;
+pub mod merge;
 pub mod pandora;
 pub mod validate;
 

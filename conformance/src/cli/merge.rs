@@ -1,0 +1,94 @@
+//! `pbgi merge DIR… --out DIR`: combines the output directories of `--shard K/N` runs (of
+//! `pbgi validate` or `pbgi experiment`) into the files the unsplit run writes, byte for byte.
+//! Checks first that the directories are one complete split (`1/N` … `N/N`, each once) of one
+//! study with one configuration.
+use super::io::{ensure_writable_dir, print, read_text_file};
+use super::validate::{read_config, write_files};
+use super::CliResult;
+use pbgi_lab::study::shard::{check_complete, Manifest, Shard, StudyKind, MANIFEST};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `pbgi merge`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The shard output directories (any order).
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Where the merged results go (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+/// Runs `pbgi merge`.
+pub fn run(args: Args) -> CliResult {
+    let mut shards = Vec::new();
+    let mut kind = None;
+    let mut config_text: Option<(String, &Path)> = None;
+    for dir in &args.dirs {
+        let manifest: Manifest = read_config(&dir.join(MANIFEST))?;
+        let shard: Shard = manifest
+            .shard
+            .parse()
+            .map_err(|e| format!("{}: {e}", dir.join(MANIFEST).display()))?;
+        match kind {
+            None => kind = Some(manifest.study),
+            Some(k) if k != manifest.study => {
+                return Err(super::io::CliError::Message(format!(
+                    "{}: a {:?} shard among {k:?} shards",
+                    dir.display(),
+                    manifest.study
+                )))
+            }
+            Some(_) => {}
+        }
+        let path = dir.join("config.toml");
+        let text = read_text_file(&path)?;
+        match &config_text {
+            None => config_text = Some((text, dir)),
+            Some((first, first_dir)) if *first != text => {
+                return Err(super::io::CliError::Message(format!(
+                    "{}: the configuration differs from {}'s",
+                    path.display(),
+                    first_dir.join("config.toml").display()
+                )))
+            }
+            Some(_) => {}
+        }
+        shards.push((dir.display().to_string(), shard));
+    }
+    check_complete(&shards)?;
+    ensure_writable_dir(&args.out)?;
+    let dirs: Vec<&Path> = args.dirs.iter().map(PathBuf::as_path).collect();
+    let config_path = dirs[0].join("config.toml");
+    match kind.expect("at least one directory") {
+        StudyKind::Validate => {
+            let config: pbgi_lab::theorem1::Config = read_config(&config_path)?;
+            let (reports, files) = pbgi_lab::theorem1::report::merge(&config, &dirs)?;
+            write_files(&args.out, &files)?;
+            print(&format!(
+                "{}\n{}merged {} shards into {}\n",
+                pbgi_lab::theorem1::report::text_table(&reports),
+                pbgi_lab::theorem1::report::verdict_summary(&reports),
+                dirs.len(),
+                args.out.display()
+            ))?;
+            Ok(if pbgi_lab::theorem1::report::any_violation(&reports) {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        StudyKind::Experiment => {
+            let config: pbgi_lab::experiment::ExperimentConfig = read_config(&config_path)?;
+            let (table, files) = pbgi_lab::experiment::report::merge(&config, &dirs)?;
+            write_files(&args.out, &files)?;
+            print(&format!(
+                "{table}\nmerged {} shards into {}\n",
+                dirs.len(),
+                args.out.display()
+            ))?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

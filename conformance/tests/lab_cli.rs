@@ -1,0 +1,314 @@
+//! `pbgi validate`, `pbgi experiment` and `pbgi merge` end to end: the files they write, shards
+//! that merge into the unsplit run's files byte for byte, output failures that end in a
+//! one-line error instead of a panic or lost results, and argument checks.
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn pbgi() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pbgi"))
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pbgi-lab-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output().unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A small `pbgi experiment` configuration: 31-point grid, cap 10, five samples.
+const TINY_EXPERIMENT: &str = "samples = 5\nmax_evals = 10\ncosts = [\"linear\", \"periodic@argmin\"]\nlambdas = [0.1, 0.001]\nacquisitions = [\"pbgi\", \"lcb\", \"ts\"]\n[domain]\npoints = 31\n[rules.pbgi_logeipc]\n[rules.ucb_lcb]\n[rules.prb]\nmax_paths = 100\n[rules.srgap_med]\ninitial_values = 2\n[rules.convergence]\n";
+
+/// A small `pbgi validate` configuration: 41-point grid, seven samples.
+const TINY_VALIDATE: &str = "samples = 7\nmax_evals = 41\nlambdas = [0.01]\nacquisitions = [\"pbgi\", \"ts\"]\n[domain]\npoints = 41\n";
+
+/// Every file of `dir` with its bytes, sorted by name.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn assert_same_files(a: &Path, b: &Path) {
+    let (fa, fb) = (files(a), files(b));
+    let names = |f: &[(String, Vec<u8>)]| f.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&fa), names(&fb), "{} vs {}", a.display(), b.display());
+    for ((name, x), (_, y)) in fa.iter().zip(&fb) {
+        assert!(
+            x == y,
+            "{name} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
+    }
+}
+
+#[test]
+fn experiment_writes_tables_csv_and_plots() {
+    let dir = scratch("experiment-files");
+    let config = dir.join("tiny.toml");
+    std::fs::write(&config, TINY_EXPERIMENT).unwrap();
+    let out = dir.join("out");
+    let o = run(pbgi()
+        .arg("experiment")
+        .arg("--config")
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .args(["--threads", "2"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("linear cost, λ = 0.1") && stdout.contains("Hindsight"),
+        "{stdout}"
+    );
+    for file in [
+        "runs.csv",
+        "trajectories.csv",
+        "summary.csv",
+        "curves.csv",
+        "summary.txt",
+        "comparison.md",
+        "config.toml",
+        "regret_linear_lambda_0.1.svg",
+        "regret_periodic@argmin_lambda_0.001.svg",
+    ] {
+        let bytes = std::fs::read(out.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(!bytes.is_empty(), "{file} is empty");
+    }
+    let svg = std::fs::read_to_string(out.join("regret_linear_lambda_0.1.svg")).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("UCB-LCB") && svg.contains("evaluations t"));
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    // 4 settings × 3 acquisitions × (5 selected rules + 2 oracles) rows + header.
+    assert_eq!(summary.lines().count(), 1 + 4 * 3 * (5 + 2));
+    // No timing in any result file: a second run with one thread writes the same bytes.
+    let again = dir.join("again");
+    let o = run(pbgi()
+        .arg("experiment")
+        .arg("--config")
+        .arg(&config)
+        .arg("--out")
+        .arg(&again)
+        .args(["--threads", "1"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_same_files(&out, &again);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn experiment_shards_merge_into_the_unsplit_run_byte_for_byte() {
+    let dir = scratch("experiment-shards");
+    let config = dir.join("tiny.toml");
+    std::fs::write(&config, TINY_EXPERIMENT).unwrap();
+    let whole = dir.join("whole");
+    let o = run(pbgi()
+        .arg("experiment")
+        .arg("--config")
+        .arg(&config)
+        .arg("--out")
+        .arg(&whole));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut shard_dirs = Vec::new();
+    for k in 1..=3 {
+        let d = dir.join(format!("shard{k}"));
+        let o = run(pbgi()
+            .arg("experiment")
+            .arg("--config")
+            .arg(&config)
+            .arg("--out")
+            .arg(&d)
+            .args(["--shard", &format!("{k}/3"), "--threads", "1"]));
+        assert!(o.status.success(), "{}", stderr(&o));
+        shard_dirs.push(d);
+    }
+    let merged = dir.join("merged");
+    // Any order of the shard directories.
+    let o = run(pbgi()
+        .arg("merge")
+        .arg(&shard_dirs[2])
+        .arg(&shard_dirs[0])
+        .arg(&shard_dirs[1])
+        .arg("--out")
+        .arg(&merged));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_same_files(&whole, &merged);
+    // An incomplete or repeated set is refused, naming the problem.
+    let o = run(pbgi()
+        .arg("merge")
+        .arg(&shard_dirs[0])
+        .arg(&shard_dirs[1])
+        .arg("--out")
+        .arg(dir.join("bad")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("missing shards: 3/3"), "{}", stderr(&o));
+    let o = run(pbgi()
+        .arg("merge")
+        .arg(&shard_dirs[0])
+        .arg(&shard_dirs[0])
+        .arg(&shard_dirs[1])
+        .arg(&shard_dirs[2])
+        .arg("--out")
+        .arg(dir.join("bad")));
+    assert!(stderr(&o).contains("also in"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn validate_shards_merge_into_the_unsplit_run_byte_for_byte() {
+    let dir = scratch("validate-shards");
+    let config = dir.join("tiny.toml");
+    std::fs::write(&config, TINY_VALIDATE).unwrap();
+    let whole = dir.join("whole");
+    let o = run(pbgi()
+        .arg("validate")
+        .arg("--config")
+        .arg(&config)
+        .arg("--out")
+        .arg(&whole)
+        .args(["--threads", "2"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut dirs = Vec::new();
+    for k in 1..=2 {
+        let d = dir.join(format!("shard{k}"));
+        let o = run(pbgi()
+            .arg("validate")
+            .arg("--config")
+            .arg(&config)
+            .arg("--out")
+            .arg(&d)
+            .args(["--shard", &format!("{k}/2"), "--threads", "1"]));
+        assert!(o.status.success(), "{}", stderr(&o));
+        dirs.push(d);
+    }
+    let merged = dir.join("merged");
+    let o = run(pbgi()
+        .arg("merge")
+        .arg(&dirs[0])
+        .arg(&dirs[1])
+        .arg("--out")
+        .arg(&merged));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_same_files(&whole, &merged);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_closed_or_full_stdout_is_an_error_after_the_files_are_written() {
+    let dir = scratch("stdout");
+    let config = dir.join("tiny.toml");
+    std::fs::write(&config, TINY_VALIDATE).unwrap();
+    // Standard output closed early (the reader exits at once): the results are still written,
+    // and the tool ends quietly with the broken-pipe status (141), not a panic.
+    let out = dir.join("vp");
+    let mut child = pbgi()
+        .arg("validate")
+        .arg("--config")
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(141), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"));
+    assert!(out.join("validate.md").is_file() && out.join("runs.csv").is_file());
+    if Path::new("/dev/full").exists() {
+        for args in [
+            vec!["validate", "--print-config"],
+            vec!["experiment", "--print-config"],
+        ] {
+            let full = std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap();
+            let o = pbgi().args(&args).stdout(full).output().unwrap();
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+            assert!(
+                stderr(&o).contains("cannot write to standard output"),
+                "{args:?}"
+            );
+            assert!(!stderr(&o).contains("panicked"), "{args:?}");
+        }
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let cfg = dir.join("e.toml");
+        std::fs::write(&cfg, TINY_EXPERIMENT).unwrap();
+        let o = pbgi()
+            .arg("experiment")
+            .arg("--config")
+            .arg(&cfg)
+            .arg("--out")
+            .arg(dir.join("e"))
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(dir.join("e").join("summary.txt").is_file());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_unwritable_output_directory_is_found_before_the_simulation() {
+    let dir = scratch("unwritable");
+    let blocker = dir.join("file");
+    std::fs::write(&blocker, "not a directory").unwrap();
+    for sub in ["validate", "experiment"] {
+        let started = std::time::Instant::now();
+        let o = run(pbgi().arg(sub).arg("--out").arg(blocker.join("out")));
+        assert_eq!(o.status.code(), Some(2), "{sub}");
+        assert!(
+            stderr(&o).contains("output directory"),
+            "{sub}: {}",
+            stderr(&o)
+        );
+        // The default studies take minutes; the refusal comes at once.
+        assert!(started.elapsed().as_secs() < 30, "{sub}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn arguments_mean_the_same_in_both_subcommands() {
+    for sub in ["validate", "experiment"] {
+        let o = run(pbgi().args([sub, "--threads", "0"]));
+        assert_eq!(o.status.code(), Some(2), "{sub}");
+        assert!(
+            stderr(&o).contains("--threads must be ≥ 1"),
+            "{sub}: {}",
+            stderr(&o)
+        );
+        let o = run(pbgi().args([sub, "--shard", "4/3"]));
+        assert_eq!(o.status.code(), Some(2), "{sub}");
+        assert!(stderr(&o).contains("4/3"), "{sub}: {}", stderr(&o));
+        // A seed above i64::MAX is a valid u64 and survives the written configuration.
+        let o = run(pbgi().args([sub, "--seed", "9223372036854775808", "--print-config"]));
+        assert!(o.status.success(), "{sub}: {}", stderr(&o));
+        assert!(String::from_utf8_lossy(&o.stdout).contains("seed = \"9223372036854775808\""));
+    }
+    let o = run(pbgi().args(["experiment", "--samples", "0"]));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("samples"));
+}

@@ -1,0 +1,13 @@
+//! The Gaussian-process model on a finite domain: kernel, domain, the prior `N(μ, K + εI)`
+//! with exact joint sampling, and the exact noiseless posterior updated one observation at a
+//! time.
+pub mod circulant;
+pub mod domain;
+pub mod kernel;
+pub mod posterior;
+pub mod prior;
+
+pub use domain::Domain;
+pub use kernel::{Kernel, KernelKind};
+pub use posterior::{PathBank, Posterior};
+pub use prior::Problem;

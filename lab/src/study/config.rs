@@ -1,0 +1,340 @@
+//! The configuration pieces both studies share, with the same names in both: the GP prior
+//! (`[prior]`), the domain (`[domain]`), the cost functions and their scales (`costs`,
+//! `lambdas`, `[periodic]`), the acquisitions, the master `seed`, the evaluation cap
+//! `max_evals`, and how files are read and numbers printed. Every table rejects unknown keys
+//! with an error that names the key.
+use crate::bo::{CostFunction, PeriodicAnchor};
+use crate::gp::{Domain, Kernel, KernelKind, Problem};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// `[prior]`: the GP prior `N(μ, K + εI)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PriorConfig {
+    /// `matern52` or `squared_exponential`.
+    pub kernel: KernelKind,
+    /// Length scale `ℓ` (stopping paper: 0.1).
+    pub length_scale: f64,
+    /// Output scale `s²`.
+    pub outputscale: f64,
+    /// Constant mean `μ`.
+    pub mean: f64,
+    /// Jitter `ε` added to the covariance diagonal (part of the model; see `gp::prior`).
+    pub jitter: f64,
+}
+
+impl Default for PriorConfig {
+    fn default() -> Self {
+        PriorConfig {
+            kernel: KernelKind::Matern52,
+            length_scale: 0.1,
+            outputscale: 1.0,
+            mean: 0.0,
+            jitter: crate::gp::prior::DEFAULT_RELATIVE_JITTER,
+        }
+    }
+}
+
+/// What kind of finite domain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DomainKind {
+    /// The regular 1-D grid `i/(n−1)` over `[0, 1]`.
+    Grid,
+    /// `points` uniform points in `[0, 1]^dim`, fixed by `[domain] seed`.
+    Random,
+}
+
+/// `[domain]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DomainConfig {
+    /// `grid` or `random`.
+    pub kind: DomainKind,
+    /// Number of points.
+    pub points: usize,
+    /// Dimension (`random` only; a grid is 1-D).
+    pub dim: usize,
+    /// Seed of the random point set (`random` only).
+    #[serde(with = "seed_serde")]
+    pub seed: u64,
+}
+
+impl Default for DomainConfig {
+    fn default() -> Self {
+        DomainConfig {
+            kind: DomainKind::Grid,
+            points: 1001,
+            dim: 1,
+            seed: 0,
+        }
+    }
+}
+
+/// `[periodic]`: the periodic cost's parameters (stopping paper, App. B: `α = β = 2`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PeriodicConfig {
+    /// Amplitude `α`.
+    pub alpha: f64,
+    /// Frequency `β`.
+    pub beta: f64,
+    /// Fixed anchor `x*` for `periodic` instead of a random one (empty: random, independent
+    /// of `f`).
+    pub anchor: Vec<f64>,
+}
+
+impl Default for PeriodicConfig {
+    fn default() -> Self {
+        PeriodicConfig {
+            alpha: 2.0,
+            beta: 2.0,
+            anchor: Vec::new(),
+        }
+    }
+}
+
+/// The cost functions by their configuration names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum CostName {
+    /// `c ≡ 1`.
+    #[serde(rename = "uniform")]
+    Uniform,
+    /// `c(x) = (1 + 20·mean_i x_i)/11`.
+    #[serde(rename = "linear")]
+    Linear,
+    /// Periodic, centred at a point drawn independently of `f` (or `[periodic] anchor`).
+    #[serde(rename = "periodic")]
+    Periodic,
+    /// Periodic, centred at `f`'s minimiser: the stopping paper's choice (App. B); the cost
+    /// then depends on `f`, outside Theorem 1.
+    #[serde(rename = "periodic@argmin")]
+    PeriodicAtArgmin,
+}
+
+impl CostName {
+    /// Configuration name.
+    pub fn key(self) -> &'static str {
+        match self {
+            CostName::Uniform => "uniform",
+            CostName::Linear => "linear",
+            CostName::Periodic => "periodic",
+            CostName::PeriodicAtArgmin => "periodic@argmin",
+        }
+    }
+
+    /// The cost function.
+    pub fn function(self, periodic: &PeriodicConfig) -> CostFunction {
+        let periodic_with = |anchor| CostFunction::Periodic {
+            alpha: periodic.alpha,
+            beta: periodic.beta,
+            anchor,
+        };
+        match self {
+            CostName::Uniform => CostFunction::Uniform,
+            CostName::Linear => CostFunction::Linear,
+            CostName::Periodic if periodic.anchor.is_empty() => {
+                periodic_with(PeriodicAnchor::Independent)
+            }
+            CostName::Periodic => periodic_with(PeriodicAnchor::Fixed(periodic.anchor.clone())),
+            CostName::PeriodicAtArgmin => periodic_with(PeriodicAnchor::ObjectiveArgmin),
+        }
+    }
+}
+
+/// The domain a configuration describes. Errors name the key.
+pub fn build_domain(config: &DomainConfig) -> Result<Domain, String> {
+    match config.kind {
+        DomainKind::Grid => {
+            if config.dim != 1 {
+                return Err(format!(
+                    "domain.dim: a grid is 1-D, got dim = {} (use kind = \"random\")",
+                    config.dim
+                ));
+            }
+            Domain::grid_1d(config.points).map_err(|e| format!("domain.points: {e}"))
+        }
+        DomainKind::Random => Domain::random_cube(config.dim, config.points, config.seed)
+            .map_err(|e| format!("domain: {e}")),
+    }
+}
+
+/// The prior on the configured domain. `centred = true` simulates with mean 0 (the studies'
+/// centred coordinates: every reported quantity is invariant under a shift of `μ`, so `f − μ`
+/// is simulated and `μ` only echoed; a mean of 1e16 then cannot swamp the values in rounding).
+pub fn build_problem(
+    prior: &PriorConfig,
+    domain: &DomainConfig,
+    centred: bool,
+) -> Result<Problem, String> {
+    let kernel = Kernel {
+        kind: prior.kernel,
+        length_scale: prior.length_scale,
+        outputscale: prior.outputscale,
+    };
+    kernel.validate().map_err(|e| format!("prior.{e}"))?;
+    if !prior.mean.is_finite() {
+        return Err(format!("prior.mean: must be finite, got {}", prior.mean));
+    }
+    let mean = if centred { 0.0 } else { prior.mean };
+    Problem::new(build_domain(domain)?, kernel, mean, prior.jitter)
+        .map_err(|e| format!("prior: {e}"))
+}
+
+/// Checks `lambdas`: non-empty, each finite and > 0, no value twice (a repeated λ would give
+/// two identical rows). Errors name the key and the index.
+pub fn check_lambdas(lambdas: &[f64]) -> Result<(), String> {
+    if lambdas.is_empty() {
+        return Err("lambdas: the list is empty".into());
+    }
+    for (i, &lambda) in lambdas.iter().enumerate() {
+        if !(lambda.is_finite() && lambda > 0.0) {
+            return Err(format!(
+                "lambdas[{i}]: each λ must be finite and > 0, got {}",
+                format_number(lambda)
+            ));
+        }
+        if let Some(j) = lambdas[..i].iter().position(|&l| l == lambda) {
+            return Err(format!(
+                "lambdas[{i}]: λ = {} repeats lambdas[{j}]",
+                format_number(lambda)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks a list of names (costs, acquisitions): non-empty and no name twice.
+pub fn check_distinct<T: PartialEq + Copy>(
+    key: &str,
+    items: &[T],
+    name: impl Fn(T) -> &'static str,
+) -> Result<(), String> {
+    if items.is_empty() {
+        return Err(format!("{key}: the list is empty"));
+    }
+    for (i, &item) in items.iter().enumerate() {
+        if let Some(j) = items[..i].iter().position(|&o| o == item) {
+            return Err(format!("{key}[{i}]: `{}` repeats {key}[{j}]", name(item)));
+        }
+    }
+    Ok(())
+}
+
+/// A number as a short, exact decimal: the shortest digits that read back to the same `f64`,
+/// in scientific notation outside `[1e-4, 1e6)` (so `1e-300` prints as `1e-300`, not as 300
+/// zeros).
+pub fn format_number(x: f64) -> String {
+    let magnitude = x.abs();
+    if x == 0.0 || !x.is_finite() || (1e-4..1e6).contains(&magnitude) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
+/// Parses a configuration: JSON when `json`, otherwise TOML. Errors name the bad key (and, for
+/// TOML, the line and column).
+pub fn parse_config<T: DeserializeOwned>(text: &str, json: bool) -> Result<T, String> {
+    if json {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    } else {
+        toml::from_str(text).map_err(|e: toml::de::Error| e.to_string().trim_end().to_string())
+    }
+}
+
+/// Parses the text of configuration file `path`: `.json` as JSON, anything else as TOML.
+/// Errors name the file (reading it, with a size cap, is the caller's job).
+pub fn parse_config_file<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, String> {
+    let json = path.extension().is_some_and(|e| e == "json");
+    parse_config(text, json).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The configuration as TOML, as echoed into every output directory.
+pub fn to_toml<T: Serialize>(config: &T) -> Result<String, String> {
+    toml::to_string(config).map_err(|e| format!("cannot write the configuration as TOML: {e}"))
+}
+
+/// A worker pool of `threads` threads (`None`: one per core). Results never depend on it.
+/// `Some(0)` is an error: leave the option out for all cores.
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    match threads {
+        Some(0) => return Err("--threads must be ≥ 1 (leave it out to use every core)".into()),
+        Some(k) => builder = builder.num_threads(k),
+        None => {}
+    }
+    builder
+        .build()
+        .map_err(|e| format!("cannot start the worker threads: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_print_short() {
+        assert_eq!(format_number(0.1), "0.1");
+        assert_eq!(format_number(1e-300), "1e-300");
+        assert_eq!(format_number(1.5e300), "1.5e300");
+        assert_eq!(format_number(0.001), "0.001");
+        assert_eq!(format_number(2.5e-7), "2.5e-7");
+    }
+
+    #[test]
+    fn repeated_lambdas_and_names_are_refused() {
+        let e = check_lambdas(&[0.1, 0.01, 0.1]).unwrap_err();
+        assert!(e.contains("lambdas[2]") && e.contains("lambdas[0]"), "{e}");
+        let e = check_lambdas(&[0.1, f64::NAN]).unwrap_err();
+        assert!(e.contains("lambdas[1]"), "{e}");
+        let e = check_distinct(
+            "costs",
+            &[CostName::Linear, CostName::Linear],
+            CostName::key,
+        )
+        .unwrap_err();
+        assert!(e.contains("costs[1]") && e.contains("linear"), "{e}");
+    }
+}
+
+/// Serde for master seeds: any `u64`. TOML integers are `i64`, so a seed above `i64::MAX` is
+/// written (and may be given) as a decimal string; smaller seeds stay integers.
+pub mod seed_serde {
+    use serde::de::{self, Visitor};
+    use serde::{Deserializer, Serializer};
+    use std::fmt;
+
+    /// Writes `seed` as an integer when it fits `i64`, else as a decimal string.
+    pub fn serialize<S: Serializer>(seed: &u64, serializer: S) -> Result<S::Ok, S::Error> {
+        match i64::try_from(*seed) {
+            Ok(small) => serializer.serialize_i64(small),
+            Err(_) => serializer.serialize_str(&seed.to_string()),
+        }
+    }
+
+    /// Reads a non-negative integer or a decimal string of one.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+        struct SeedVisitor;
+        impl Visitor<'_> for SeedVisitor {
+            type Value = u64;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an integer in 0..=18446744073709551615 (as a string above 2^63 - 1)")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<u64, E> {
+                Ok(v)
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<u64, E> {
+                u64::try_from(v).map_err(|_| E::custom(format!("seed {v} is negative")))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<u64, E> {
+                v.trim()
+                    .parse()
+                    .map_err(|_| E::custom(format!("seed `{v}` is not an integer in 0..=2^64 - 1")))
+            }
+        }
+        deserializer.deserialize_any(SeedVisitor)
+    }
+}

@@ -1,0 +1,297 @@
+//! The lab's figures, drawn with `plotters` into SVG text: real axes with ticks, legends and
+//! error bars. The SVG backend writes text as `<text>` elements and needs no font files, so a
+//! fresh machine draws the same figures (plotters is built without its `ttf` feature).
+use plotters::prelude::*;
+
+/// Colours of the rules, in legend order (the tableau palette).
+const COLORS: [RGBColor; 10] = [
+    RGBColor(214, 39, 40),
+    RGBColor(31, 119, 180),
+    RGBColor(44, 160, 44),
+    RGBColor(255, 127, 14),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(23, 190, 207),
+    RGBColor(188, 189, 34),
+    RGBColor(127, 127, 127),
+];
+
+/// One marker with error bars in both directions.
+#[derive(Clone, Debug)]
+pub struct Marker {
+    /// Legend label.
+    pub label: String,
+    /// Mean stopping time.
+    pub x: f64,
+    /// Half-width in `x` (two standard errors).
+    pub x_err: f64,
+    /// Mean value.
+    pub y: f64,
+    /// Half-width in `y` (two standard errors).
+    pub y_err: f64,
+}
+
+/// One panel of a regret figure: the fixed-iteration curve (mean ± two standard errors at
+/// every `t = 1, 2, …`) and one marker per stopping rule.
+#[derive(Clone, Debug)]
+pub struct RegretPanel {
+    /// Panel title (the acquisition).
+    pub title: String,
+    /// `(mean, two_se)` at `t = 1, 2, …`.
+    pub curve: Vec<(f64, f64)>,
+    /// One per rule (same labels and order in every panel).
+    pub markers: Vec<Marker>,
+}
+
+/// One histogram panel with two vertical reference lines.
+#[derive(Clone, Debug)]
+pub struct HistogramPanel {
+    /// Panel title.
+    pub title: String,
+    /// The values.
+    pub values: Vec<f64>,
+    /// Drawn as a solid line (the mean).
+    pub mean: f64,
+    /// Drawn as a dashed red line (the bound).
+    pub bound: f64,
+}
+
+fn fail<E: std::fmt::Debug>(e: E) -> String {
+    format!("cannot draw the figure: {e:?}")
+}
+
+/// A figure with one panel per acquisition: cost-adjusted regret against the stopping time on a
+/// log scale, the dashed fixed-iteration curve with its ±2SE band, and each rule's mean
+/// stopping time and regret with ±2SE error bars (the stopping paper's figs. 2 and 18–20).
+pub fn regret_figure(title: &str, panels: &[RegretPanel]) -> Result<String, String> {
+    let mut svg = String::new();
+    let width = 360 * panels.len().max(1) as u32 + 200;
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, 380)).into_drawing_area();
+        root.fill(&WHITE).map_err(fail)?;
+        let root = root.titled(title, ("sans-serif", 16)).map_err(fail)?;
+        let (plots, legend) = root.split_horizontally(width - 200);
+        let areas = plots.split_evenly((1, panels.len().max(1)));
+        for (area, panel) in areas.iter().zip(panels) {
+            draw_regret_panel(area, panel)?;
+        }
+        if let Some(first) = panels.first() {
+            draw_legend(&legend, &first.markers)?;
+        }
+        root.present().map_err(fail)?;
+    }
+    Ok(svg)
+}
+
+fn draw_regret_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    panel: &RegretPanel,
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let t_max = panel.curve.len().max(2) as f64;
+    let positive = panel
+        .curve
+        .iter()
+        .flat_map(|&(m, e)| [m - e, m + e, m])
+        .chain(
+            panel
+                .markers
+                .iter()
+                .flat_map(|k| [k.y - k.y_err, k.y + k.y_err]),
+        )
+        .filter(|v| *v > 0.0 && v.is_finite());
+    let (lo, hi) = positive.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    let (lo, hi) = if lo.is_finite() && hi > lo {
+        (
+            10f64.powf(lo.log10().floor()),
+            10f64.powf(hi.log10().ceil()),
+        )
+    } else {
+        (1e-3, 10.0)
+    };
+    let clamp = |v: f64| v.clamp(lo, hi);
+    let mut chart = ChartBuilder::on(area)
+        .caption(&panel.title, ("sans-serif", 14))
+        .margin(8)
+        .x_label_area_size(32)
+        .y_label_area_size(52)
+        .build_cartesian_2d(1.0..t_max, (lo..hi).log_scale())
+        .map_err(fail)?;
+    chart
+        .configure_mesh()
+        .x_desc("evaluations t")
+        .y_desc("cost-adjusted regret")
+        .y_label_formatter(&|v| format!("{v:.0e}"))
+        .draw()
+        .map_err(fail)?;
+    let band: Vec<(f64, f64)> = panel
+        .curve
+        .iter()
+        .enumerate()
+        .map(|(i, &(m, e))| ((i + 1) as f64, clamp(m + e)))
+        .chain(
+            panel
+                .curve
+                .iter()
+                .enumerate()
+                .rev()
+                .map(|(i, &(m, e))| ((i + 1) as f64, clamp(m - e))),
+        )
+        .collect();
+    chart
+        .draw_series(std::iter::once(Polygon::new(band, BLACK.mix(0.08))))
+        .map_err(fail)?;
+    let line = panel
+        .curve
+        .iter()
+        .enumerate()
+        .map(|(i, &(m, _))| ((i + 1) as f64, clamp(m)));
+    chart
+        .draw_series(DashedLineSeries::new(line, 5, 3, BLACK.stroke_width(1)))
+        .map_err(fail)?;
+    for (k, marker) in panel.markers.iter().enumerate() {
+        let color = COLORS[k % COLORS.len()];
+        let (x, y) = (marker.x, clamp(marker.y));
+        let (y_lo, y_hi) = (
+            clamp(marker.y - marker.y_err),
+            clamp(marker.y + marker.y_err),
+        );
+        let (x_lo, x_hi) = (
+            (marker.x - marker.x_err).max(1.0),
+            (marker.x + marker.x_err).min(t_max),
+        );
+        let style = color.stroke_width(1);
+        chart
+            .draw_series(std::iter::once(ErrorBar::new_vertical(
+                x, y_lo, y, y_hi, style, 6,
+            )))
+            .map_err(fail)?;
+        chart
+            .draw_series(std::iter::once(ErrorBar::new_horizontal(
+                y, x_lo, x, x_hi, style, 6,
+            )))
+            .map_err(fail)?;
+        chart
+            .draw_series(std::iter::once(Circle::new((x, y), 4, color.filled())))
+            .map_err(fail)?;
+    }
+    Ok(())
+}
+
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    markers: &[Marker],
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let style = ("sans-serif", 13).into_font();
+    area.draw(&Text::new("stopping rule", (10, 40), style.clone()))
+        .map_err(fail)?;
+    for (k, marker) in markers.iter().enumerate() {
+        let y = 62 + 18 * k as i32;
+        let color = COLORS[k % COLORS.len()];
+        area.draw(&Circle::new((16, y + 6), 4, color.filled()))
+            .map_err(fail)?;
+        area.draw(&Text::new(marker.label.clone(), (28, y), style.clone()))
+            .map_err(fail)?;
+    }
+    let y = 62 + 18 * markers.len() as i32;
+    area.draw(&PathElement::new(
+        vec![(8, y + 6), (24, y + 6)],
+        BLACK.stroke_width(1),
+    ))
+    .map_err(fail)?;
+    area.draw(&Text::new(
+        "fixed-iteration stopping (±2SE)",
+        (28, y),
+        style,
+    ))
+    .map_err(fail)?;
+    Ok(())
+}
+
+/// A grid of histograms (three per row), each with its mean (solid) and bound (dashed red).
+pub fn histogram_figure(title: &str, panels: &[HistogramPanel]) -> Result<String, String> {
+    let columns = 3usize;
+    let rows = panels.len().div_ceil(columns).max(1);
+    let mut svg = String::new();
+    {
+        let root =
+            SVGBackend::with_string(&mut svg, (330 * columns as u32, 220 * rows as u32 + 30))
+                .into_drawing_area();
+        root.fill(&WHITE).map_err(fail)?;
+        let root = root.titled(title, ("sans-serif", 15)).map_err(fail)?;
+        for (area, panel) in root.split_evenly((rows, columns)).iter().zip(panels) {
+            draw_histogram(area, panel)?;
+        }
+        root.present().map_err(fail)?;
+    }
+    Ok(svg)
+}
+
+fn draw_histogram<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    panel: &HistogramPanel,
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let bins = 30usize;
+    let hi = panel
+        .values
+        .iter()
+        .copied()
+        .fold(panel.bound.max(panel.mean), f64::max)
+        .max(f64::MIN_POSITIVE)
+        * 1.05;
+    let width = hi / bins as f64;
+    let mut counts = vec![0usize; bins];
+    for &v in &panel.values {
+        counts[((v / width) as usize).min(bins - 1)] += 1;
+    }
+    let top = counts.iter().copied().max().unwrap_or(1).max(1) as f64 * 1.1;
+    let mut chart = ChartBuilder::on(area)
+        .caption(&panel.title, ("sans-serif", 12))
+        .margin(6)
+        .x_label_area_size(26)
+        .y_label_area_size(36)
+        .build_cartesian_2d(0.0..hi, 0.0..top)
+        .map_err(fail)?;
+    chart
+        .configure_mesh()
+        .x_labels(4)
+        .y_labels(4)
+        .x_desc("cost up to stopping")
+        .draw()
+        .map_err(fail)?;
+    chart
+        .draw_series(counts.iter().enumerate().map(|(b, &c)| {
+            let x0 = b as f64 * width;
+            Rectangle::new(
+                [(x0, 0.0), (x0 + width, c as f64)],
+                RGBColor(143, 179, 217).filled(),
+            )
+        }))
+        .map_err(fail)?;
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(panel.mean, 0.0), (panel.mean, top)],
+            BLACK.stroke_width(2),
+        )))
+        .map_err(fail)?;
+    chart
+        .draw_series(DashedLineSeries::new(
+            vec![(panel.bound, 0.0), (panel.bound, top)],
+            5,
+            3,
+            RED.stroke_width(2),
+        ))
+        .map_err(fail)?;
+    Ok(())
+}

@@ -1,0 +1,166 @@
+//! The experiment driver on tiny configurations: determinism across thread counts, Hindsight
+//! as a lower bound, stopping-time bookkeeping, config errors that name the bad key, and the
+//! files `pbgi experiment` writes.
+use pbgi_lab::experiment::report::{curves, summarize, summary_table, HINDSIGHT};
+use pbgi_lab::experiment::{run_experiment, ExperimentConfig, ExperimentResults};
+use pbgi_lab::study::config::{parse_config, thread_pool};
+use pbgi_lab::study::progress::Progress;
+use pbgi_lab::study::shard::Shard;
+
+/// A few-second configuration: 41-point grid, cap 14, two samples, two settings, all
+/// acquisitions and rules (PRB with at most 200 paths, LogEIPC-/SRGap-med calibrated on 3
+/// values so they can fire before the cap).
+fn tiny_config() -> ExperimentConfig {
+    let text = r#"
+        samples = 2
+        max_evals = 14
+        costs = ["uniform", "periodic@argmin"]
+        lambdas = [0.01]
+        [rules.pbgi_logeipc]
+        [rules.ucb_lcb]
+        [rules.logeipc_med]
+        initial_values = 3
+        [rules.srgap_med]
+        initial_values = 3
+        [rules.prb]
+        max_paths = 200
+        [rules.gss]
+        [rules.convergence]
+        [rules.fixed]
+        evaluations = 8
+        [domain]
+        points = 41
+    "#;
+    let config: ExperimentConfig = toml::from_str(text).unwrap();
+    config.validate().unwrap();
+    config
+}
+
+fn run(config: &ExperimentConfig, threads: usize) -> ExperimentResults {
+    let pool = thread_pool(Some(threads)).unwrap();
+    let hidden = Progress::new(0, "runs", false);
+    run_experiment(config, Shard::WHOLE, &pool, &hidden).unwrap()
+}
+
+#[test]
+fn results_are_identical_for_any_thread_count() {
+    let config = tiny_config();
+    let one = run(&config, 1);
+    let two = run(&config, 2);
+    let three = run(&config, 3);
+    assert_eq!(one, two);
+    assert_eq!(one, three);
+    assert_eq!(one.runs.len(), 2 * 2 * 4);
+    // A different master seed gives different objectives.
+    let other = run(&ExperimentConfig { seed: 7, ..config }, 2);
+    assert_ne!(one.runs[0].simple_regret, other.runs[0].simple_regret);
+}
+
+#[test]
+fn hindsight_is_never_worse_than_any_rule_and_stops_are_consistent() {
+    let config = tiny_config();
+    let results = run(&config, 2);
+    assert_eq!(results.rules.len(), 8);
+    for r in &results.runs {
+        let best = r.hindsight_stop(config.initial_points);
+        assert!((config.initial_points..=config.max_evals).contains(&best));
+        for t in config.initial_points..=config.max_evals {
+            assert!(
+                r.regret_at(best) <= r.regret_at(t),
+                "hindsight beaten at t = {t}"
+            );
+        }
+        for (i, &stop) in r.stop.iter().enumerate() {
+            assert!(
+                (config.initial_points..=config.max_evals).contains(&stop),
+                "{}: τ = {stop}",
+                results.rules[i]
+            );
+            assert!(r.fired[i] || stop == config.max_evals);
+            assert!(
+                r.regret_at(best) <= r.regret_at(stop),
+                "{} beats hindsight",
+                results.rules[i]
+            );
+        }
+        // Fixed-8 fires at exactly 8.
+        let fixed = results.rules.iter().position(|n| n == "Fixed-8").unwrap();
+        assert_eq!((r.stop[fixed], r.fired[fixed]), (8, true));
+        // Simple regret is non-increasing and non-negative; cost accumulates positively.
+        assert!(
+            r.simple_regret.windows(2).all(|w| w[1] <= w[0])
+                && r.simple_regret.iter().all(|&v| v >= 0.0)
+        );
+        assert!(r.cumulative_cost.windows(2).all(|w| w[1] > w[0]));
+    }
+    let rows = summarize(&results, config.initial_points);
+    for setting in 0..results.settings.len() {
+        for acquisition in 0..results.acquisitions.len() {
+            let group: Vec<_> = rows
+                .iter()
+                .filter(|r| r.setting == setting && r.acquisition == acquisition)
+                .collect();
+            let hindsight = group.iter().find(|r| r.rule == HINDSIGHT).unwrap();
+            for row in &group {
+                assert!(
+                    hindsight.mean_regret <= row.mean_regret + 1e-15,
+                    "{} below hindsight",
+                    row.rule
+                );
+                assert!(row.mean_excess >= -1e-15);
+            }
+            let ranks: Vec<usize> = group
+                .iter()
+                .filter(|r| !r.oracle)
+                .map(|r| r.rank_in_acquisition)
+                .collect();
+            assert!(ranks.contains(&1) && ranks.iter().all(|&k| (1..=8).contains(&k)));
+        }
+    }
+    let table = summary_table(&results, &rows, config.samples);
+    assert!(
+        table.contains("uniform cost, λ = 0.01")
+            && table.contains("PRB")
+            && table.contains("best pair")
+    );
+    assert_eq!(curves(&results).len(), 2 * 4);
+}
+
+#[test]
+fn config_errors_name_the_bad_key() {
+    let err = parse_config::<ExperimentConfig>("sedes = 3", false).unwrap_err();
+    assert!(err.contains("sedes"), "{err}");
+    let bad_rule: ExperimentConfig = toml::from_str("[rules.ucb_lcbb]").unwrap();
+    let err = bad_rule.validate().unwrap_err();
+    assert!(err.contains("ucb_lcbb") && err.contains("ucb_lcb"), "{err}");
+    let bad_param: ExperimentConfig = toml::from_str("[rules.gss]\nwindw = 3").unwrap();
+    let err = bad_param.validate().unwrap_err();
+    assert!(err.contains("rules.gss") && err.contains("windw"), "{err}");
+    let bad_value: ExperimentConfig = toml::from_str("[rules.prb]\nepsilon = -1.0").unwrap();
+    assert!(bad_value.validate().unwrap_err().contains("prb.epsilon"));
+    // A NaN parameter reaches the range check and is named there (not "invalid type: null").
+    let nan: ExperimentConfig = toml::from_str("[rules.ucb_lcb]\nthreshold = nan").unwrap();
+    let err = nan.validate().unwrap_err();
+    assert!(
+        err.contains("ucb_lcb.threshold") && err.contains("NaN"),
+        "{err}"
+    );
+    let err = parse_config::<ExperimentConfig>(r#"costs = ["quadratic"]"#, false).unwrap_err();
+    assert!(err.contains("quadratic") && err.contains("linear"), "{err}");
+    let bad_cap = ExperimentConfig {
+        max_evals: 3,
+        ..Default::default()
+    };
+    assert!(bad_cap.validate().unwrap_err().contains("max_evals"));
+    let err = parse_config::<ExperimentConfig>(r#"acquisitions = ["EI"]"#, false).unwrap_err();
+    assert!(err.contains("pbgi"), "{err}");
+    let err =
+        parse_config::<ExperimentConfig>(r#"{"lambdas": [0.1], "acquisitons": ["ts"]}"#, true)
+            .unwrap_err();
+    assert!(err.contains("acquisitons"), "{err}");
+    let repeated = ExperimentConfig {
+        lambdas: vec![0.1, 0.1],
+        ..Default::default()
+    };
+    assert!(repeated.validate().unwrap_err().contains("lambdas[1]"));
+}
