@@ -9,7 +9,7 @@
 //! | `ln h`, `log_ei` | `|computed − exact|` in ULPs of `max(|exact|, 1)`: relative near large values, absolute (in ULPs of 1) near 0, where the logarithm's own condition number makes a relative measure meaningless |
 //! | `pbgi` | `|computed − exact|` in ULPs of `|μ| + σ·|u|` (`u = (g − μ)/σ`, so `σ·|u| = |g − μ|`): the size of the two terms of `g = μ + σ·u`, the scale at which any f64 evaluation of that sum rounds |
 //! | `log_eipc` | `|computed − exact|` in ULPs of `max(|exact|, |ln cost|, 1)`: `ln EI − ln cost` cancels near a tie, so the error is measured at the scale of the larger term |
-//! | `log_eipc_inv`, `log_eipc_exp` | `|computed − exact|` in ULPs of `max(|LogEI| + |m| + s²/2, 1)` (`LogEI = exact + (m ∓ s²/2)`): the sum of the magnitudes of the terms of `LogEI − m ± s²/2`, the scale at which an f64 evaluation of that sum rounds |
+//! | `log_eipc_inv`, `log_eipc_exp` | `|computed − exact|` in ULPs of `max(|exact|, |LogEI|, |m ∓ s²/2|, 1)` (`LogEI = exact + (m ∓ s²/2)`): the largest of the result and the two terms it is the difference of, as for `log_eipc` |
 //! | `pbgi_lognormal` | `|computed − exact|` in ULPs of `|μ| + |g − μ| + E[c]/Φ(u)` (`E[c] = exp(m + s²/2)`, `u = (g − μ)/σ`; `E[c]` when `σ = 0`): PBGI's scale plus `g`'s sensitivity `c·∂g/∂c` to the rounding of `E[c]` (MATH.md, "PBGI", derivatives) |
 //!
 //! Matching non-finite values (`-inf` = `-inf`) score 0; a NaN, or a non-finite value where the
@@ -92,7 +92,8 @@ pub fn error_in_ulps(function: Function, args: &[f64], computed: f64, exact: f64
                 m + half_s2
             };
             let log_ei = exact + ln_cost;
-            scaled_error(computed, exact, (log_ei.abs() + m.abs() + half_s2).max(1.0))
+            let scale = exact.abs().max(log_ei.abs()).max(ln_cost.abs()).max(1.0);
+            scaled_error(computed, exact, scale)
         }
         Function::PbgiLognormal => {
             let (mu, sigma, m, s) = (args[0], args[1], args[2], args[3]);
@@ -123,7 +124,7 @@ pub fn measure_description(function: Function) -> &'static str {
         Function::Pbgi => "|error| in ULPs of |mu| + sigma*|u| = |mu| + |g - mu|",
         Function::LogEipc => "|error| in ULPs of max(|exact|, |ln cost|, 1)",
         Function::LogEipcInv | Function::LogEipcExp => {
-            "|error| in ULPs of max(|LogEI| + |m| + s^2/2, 1)"
+            "|error| in ULPs of max(|exact|, |LogEI|, |m -/+ s^2/2|, 1)"
         }
         Function::PbgiLognormal => "|error| in ULPs of |mu| + |g - mu| + E[c]/Phi(u)",
     }

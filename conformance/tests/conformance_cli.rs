@@ -31,7 +31,7 @@ fn text_table_names_measures_paths_and_bounds() {
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("ei 20 x 15, log-eipc-exp 20 x 15"), "{text}");
     assert!(
-        text.contains("|error| in ULPs of max(|LogEI| + |m| + s^2/2, 1)"),
+        text.contains("|error| in ULPs of max(|exact|, |LogEI|, |m -/+ s^2/2|, 1)"),
         "{text}"
     );
     let header = text

@@ -51,6 +51,27 @@ pub(crate) fn two_square(a: f64) -> (f64, f64) {
     (p, e)
 }
 
+/// `f·x² = hi + lo` exactly, for a power of two `f ∈ [2^-3, 2^-1]` and `x ≥ 0` (any size, `+∞`
+/// included): `(+∞, 0)` when `f·x²` overflows. Beyond `x = 1e150` the product is formed from
+/// `x·2^-600` and scaled back, so that Dekker's splitting cannot overflow. (Where `f·x` is
+/// subnormal, `x²` is far below the precision of any sum it enters.)
+#[inline(always)]
+pub(crate) fn scaled_square(x: f64, f: f64) -> (f64, f64) {
+    const TWO_M600: f64 = 2.409_919_865_102_884_6e-181; // 2^-600
+    const TWO_600: f64 = 4.149_515_568_880_993e180; // 2^600
+    if x < 1e150 {
+        two_prod(f * x, x)
+    } else {
+        let (p, e) = two_prod(x * TWO_M600, f * x);
+        let hi = p * TWO_600;
+        if hi.is_finite() {
+            (hi, e * TWO_600)
+        } else {
+            (f64::INFINITY, 0.0)
+        }
+    }
+}
+
 #[cfg(not(target_feature = "fma"))]
 #[inline(always)]
 fn split(a: f64) -> (f64, f64) {

@@ -43,18 +43,23 @@ pub(crate) const SIGMA_KERNEL_MAX: f64 = 1e280;
 /// exactly). Scalings by powers of two are exact except for subnormal low parts, whose lost
 /// bits are below 2^-1074/σ' relative to `z`. For `z < 0` the factor `2^-k` is applied
 /// inside the kernel, so a scaled EI below the subnormal range is not lost.
+///
+/// When `y - μ` itself overflows (only called then for `σ > 1e280`), `y` and `μ` are scaled
+/// before the subtraction instead (exact: both exceed `2^1000` in magnitude or are negligible).
 #[cold]
 fn ei_rescaled(mu: f64, sigma: f64, y: f64) -> f64 {
-    let (dhi, dlo) = crate::dd::two_sum(y, -mu);
     let k = if sigma > SIGMA_KERNEL_MAX { -600 } else { 600 };
-    let (y2, mu2, sigma2) = (
-        libm::scalbn(dhi, k),
-        -libm::scalbn(dlo, k),
-        libm::scalbn(sigma, k),
-    );
+    let d = y - mu;
+    let (y2, mu2) = if d.is_finite() {
+        let (dhi, dlo) = crate::dd::two_sum(y, -mu);
+        (libm::scalbn(dhi, k), -libm::scalbn(dlo, k))
+    } else {
+        (libm::scalbn(y, k), libm::scalbn(mu, k))
+    };
+    let sigma2 = libm::scalbn(sigma, k);
     if !y2.is_finite() {
         // Only for tiny σ and |y - μ| > 2^420: |z| > 2^1300, EI = max(y - μ, 0) to all digits.
-        return if dhi > 0.0 { dhi } else { 0.0 };
+        return d.max(0.0);
     }
     let s = Standardized::new(mu2, sigma2, y2);
     if s.zhi >= 0.0 {
@@ -82,7 +87,8 @@ pub(crate) fn ei_standardized(s: &Standardized, sigma: f64) -> f64 {
     }
 }
 
-/// The special cases of [`ei`]: `σ ≤ 0`, `σ = ∞`, NaN, infinite `y - μ`.
+/// The special cases of [`ei`]: `σ ≤ 0`, `σ = ∞`, NaN, infinite `y - μ` (also when it
+/// overflowed from finite `y`, `μ`).
 #[cold]
 fn ei_special(mu: f64, sigma: f64, y: f64) -> f64 {
     let d = y - mu;
@@ -91,7 +97,10 @@ fn ei_special(mu: f64, sigma: f64, y: f64) -> f64 {
     } else if sigma == 0.0 {
         d.max(0.0)
     } else if d == f64::NEG_INFINITY {
-        if sigma == f64::INFINITY {
+        if sigma > SIGMA_KERNEL_MAX && sigma.is_finite() && y.is_finite() && mu.is_finite() {
+            // y - μ < -f64::MAX: EI can still be a normal number when σ is as large.
+            ei_rescaled(mu, sigma, y)
+        } else if sigma == f64::INFINITY {
             f64::NAN
         } else {
             0.0

@@ -45,9 +45,28 @@ fn small_phi(z: f64) -> f64 {
     FRAC_1_SQRT_2PI * (-0.5 * z * z).exp()
 }
 
-/// `(Φ(z)/h(z), φ(z)/h(z))`, finite for every finite `z` (relative error ≲ 1e-15·(1 + z²)).
+/// `z = (y - μ)/σ` for finite `μ`, `y` and finite `σ > 0`, also when `y - μ` overflows
+/// (then from the quarters, exact where they matter); `±∞` when `z` itself overflows.
+fn standardized_z(mu: f64, sigma: f64, y: f64) -> f64 {
+    let d = y - mu;
+    if d.is_finite() {
+        d / sigma
+    } else {
+        (0.25 * y - 0.25 * mu) / (0.25 * sigma)
+    }
+}
+
+/// Beyond `x = 1e8`, `Φ(-x)/h(-x) = x + 2/x + O(x⁻³)` and `φ(x)/h(-x) = x² + 3 + O(x⁻²)`
+/// (MATH.md's series for `h`): the next terms are below `2^-53` relative.
+const X_RATIO_SERIES: f64 = 1e8;
+
+/// `(Φ(z)/h(z), φ(z)/h(z))`, finite for every finite `z` (relative error ≲ 1e-15·(1 + z²));
+/// the second overflows with the true value beyond `|z| ≈ 1.3e154`.
 fn ratios_over_h(z: f64) -> (f64, f64) {
-    if z < -1.0 {
+    if z < -X_RATIO_SERIES {
+        let x = -z;
+        (x + 2.0 / x, x * x + 3.0)
+    } else if z < -1.0 {
         let x = -z;
         let p = p_tail(x);
         ((FRAC_1_SQRT_2PI - p) / (x * p), FRAC_1_SQRT_2PI / p)
@@ -64,9 +83,10 @@ fn ratios_over_h(z: f64) -> (f64, f64) {
 /// `y < μ`, and `∂/∂σ = 0` (`φ0` at `y = μ`). NaN / invalid input → all fields NaN.
 ///
 /// # Accuracy
-/// `value` as [`ei`] (its row of the one tolerance table, `conformance/src/tolerances.rs`);
-/// the derivatives to ≲ 1e-15·(1 + z²) relative (the rounding of `z`), checked against central
-/// differences of the reference in `fast/tests/gradients.rs`.
+/// `value` as [`ei`] (its row of the one tolerance table, `conformance/src/tolerances.rs`); the
+/// derivatives to ≲ 1e-15·(1 + z²) relative (the rounding of `z`), checked against central
+/// differences of the reference in `fast/tests/gradients.rs` and against the closed forms in MPFR
+/// over the edges of f64 in `conformance/tests/fast_domain_edges.rs`.
 pub fn ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
     let value = ei(mu, sigma, y);
     if value.is_nan() {
@@ -77,7 +97,8 @@ pub fn ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
         };
     }
     let d = y - mu;
-    if sigma == 0.0 || sigma == f64::INFINITY || d.is_infinite() {
+    let d_infinite = y.is_infinite() || mu.is_infinite();
+    if sigma == 0.0 || sigma == f64::INFINITY || d_infinite {
         let (d_mu, d_sigma) = if sigma == 0.0 {
             if d > 0.0 {
                 (-1.0, 0.0)
@@ -99,7 +120,7 @@ pub fn ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
             d_sigma,
         };
     }
-    let z = d / sigma;
+    let z = standardized_z(mu, sigma, y);
     let (d_mu, d_sigma) = if z < -1.0 {
         // Φ(z) = φ(z)·R(x) with R(x) = (φ0 - p(x))/(φ0·x): no cancellation for x > 1.
         let x = -z;
@@ -122,17 +143,19 @@ pub fn ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
 /// LogEI is (also where EI underflows).
 ///
 /// # Domain
-/// As [`log_ei`]. `σ = 0`, `y > μ`: `(-1/(y - μ), 0)`; `σ = 0`, `y ≤ μ` (value `-∞`): NaN
-/// gradient. NaN / invalid input → all fields NaN.
+/// As [`log_ei`], every finite input. `σ = 0`: the limits `σ → 0+`: `(-1/(y - μ), 0)` for
+/// `y > μ`, `(-∞, +∞)` for `y ≤ μ` (value `-∞`). NaN / invalid input →
+/// all fields NaN; infinite `μ`, `y` or `σ` → NaN derivatives.
 ///
 /// # Accuracy
 /// `value` as [`log_ei`] (its row of the one tolerance table, `conformance/src/tolerances.rs`);
 /// derivatives ≲ 1e-15·(1 + z²) relative (checked by differencing the reference in
-/// `fast/tests/gradients.rs`).
+/// `fast/tests/gradients.rs`, and against the closed forms in MPFR over the edges of f64 in
+/// `conformance/tests/fast_domain_edges.rs`).
 pub fn log_ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
     let value = log_ei(mu, sigma, y);
-    let d = y - mu;
-    if value.is_nan() || sigma == f64::INFINITY || d.is_infinite() {
+    let infinite = y.is_infinite() || mu.is_infinite();
+    if value.is_nan() || sigma == f64::INFINITY || infinite {
         return EiGrad {
             value,
             d_mu: f64::NAN,
@@ -140,25 +163,49 @@ pub fn log_ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
         };
     }
     if sigma == 0.0 {
-        return if d > 0.0 {
-            EiGrad {
-                value,
-                d_mu: -1.0 / d,
-                d_sigma: 0.0,
-            }
+        // The limits σ → 0+ of -Φ(z)/(σh(z)) and φ(z)/(σh(z)), z = (y - μ)/σ.
+        let d = y - mu;
+        let (d_mu, d_sigma) = if d > 0.0 {
+            (minus_inverse(mu, y), 0.0)
         } else {
-            EiGrad {
-                value,
-                d_mu: f64::NAN,
-                d_sigma: f64::NAN,
-            }
+            (f64::NEG_INFINITY, f64::INFINITY)
+        };
+        return EiGrad {
+            value,
+            d_mu,
+            d_sigma,
         };
     }
-    let (a, b) = ratios_over_h(d / sigma);
+    let z = standardized_z(mu, sigma, y);
+    let (a, b) = ratios_over_h(z);
+    // b/σ = x·(x/σ) far out, so that x² cannot overflow where b/σ does not.
+    let d_sigma = if z < -X_RATIO_SERIES {
+        let x = -z;
+        x * (x / sigma) + 3.0 / sigma
+    } else {
+        b / sigma
+    };
+    // Far right h(z) = z to all digits, so -Φ/(σh) = -1/(σz) = -1/(y - μ), which stays finite
+    // where z overflows (σ subnormal).
+    let d_mu = if z > X_RATIO_SERIES {
+        minus_inverse(mu, y)
+    } else {
+        -a / sigma
+    };
     EiGrad {
         value,
-        d_mu: -a / sigma,
-        d_sigma: b / sigma,
+        d_mu,
+        d_sigma,
+    }
+}
+
+/// `-1/(y - μ)`, from the quarters when `y - μ` overflows.
+fn minus_inverse(mu: f64, y: f64) -> f64 {
+    let d = y - mu;
+    if d.is_finite() {
+        -1.0 / d
+    } else {
+        -0.25 / (0.25 * y - 0.25 * mu)
     }
 }
 
@@ -173,8 +220,10 @@ pub fn log_ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
 ///
 /// # Accuracy
 /// `value` as [`pbgi`] (its row of the one tolerance table, `conformance/src/tolerances.rs`);
-/// derivatives ≲ 1e-14 relative, checked against central differences of
-/// `pbgi_reference::pbgi` in `fast/tests/gradients.rs`.
+/// derivatives ≲ 1e-15·(1 + u²) relative (the conditioning of `φ/Φ` and `1/Φ` at the rounded `u`),
+/// checked against central differences of `pbgi_reference::pbgi` in `fast/tests/gradients.rs` and
+/// against the closed forms in MPFR over the edges of f64 in
+/// `conformance/tests/fast_domain_edges.rs`.
 pub fn pbgi_grad(mu: f64, sigma: f64, cost: f64) -> PbgiGrad {
     let value = pbgi(mu, sigma, cost);
     if value.is_nan() || !sigma.is_finite() || !cost.is_finite() || !mu.is_finite() {

@@ -52,6 +52,6 @@ pub fn ln_h(z: f64) -> f64 {
     } else if z == f64::NEG_INFINITY {
         f64::NEG_INFINITY
     } else {
-        ln_h_neg(-z, 0.0)
+        ln_h_neg(-z)
     }
 }

@@ -33,7 +33,7 @@ mod tail;
 mod tail_coeffs;
 
 pub use bisection::pbgi_bisection100;
-pub use domain::DomainError;
+pub use domain::{check_argument, check_arguments, DomainError};
 pub use ei::{ei, ei_slice};
 pub use gradients::{ei_grad, log_ei_grad, pbgi_grad, EiGrad, PbgiGrad};
 pub use h::{h, ln_h};

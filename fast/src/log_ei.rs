@@ -1,7 +1,7 @@
 //! `LogEI(μ, σ; y) = ln EI(μ, σ; y)` (MATH.md, "Expected improvement").
 use crate::ei::{ei, ei_standardized, SIGMA_KERNEL_MAX, SIGMA_KERNEL_MIN};
 use crate::h::ln_h;
-use crate::scaled_h::{ln_h_neg_plus, ln_sigma_h_neg};
+use crate::scaled_h::{ln_h_neg_huge, ln_h_neg_plus, ln_sigma_h_neg, LN_SQRT_2PI, X_HUGE};
 use crate::standardize::Standardized;
 use crate::SliceLengthError;
 
@@ -25,15 +25,23 @@ use crate::SliceLengthError;
 #[inline]
 pub fn log_ei(mu: f64, sigma: f64, y: f64) -> f64 {
     if !(sigma > 0.0) || sigma == f64::INFINITY || !(y - mu).is_finite() {
-        return ei(mu, sigma, y).ln();
+        return log_ei_special(mu, sigma, y);
     }
     let s = Standardized::new(mu, sigma, y);
-    if s.zhi < 0.0 && sigma <= 1.0 {
-        return if sigma >= SIGMA_KERNEL_MIN {
-            ln_sigma_h_neg(-s.zhi, -s.zlo(), sigma)
-        } else {
-            ln_h_neg_plus(-s.zhi, -s.zlo(), sigma.ln())
-        };
+    if s.zhi < 0.0 {
+        let x = -s.zhi;
+        if x >= X_HUGE {
+            return ln_h_neg_huge(x, || -s.zlo(), sigma.ln(), 1.0);
+        }
+        if sigma <= 1.0 {
+            // σ·p(x) is a normal f64 (and Dekker's product exact) for σ ≥ 1e-280, x < 2^16;
+            // beyond, the logarithms are taken apart (|LogEI| > 2^31 hides their roundings).
+            return if sigma >= SIGMA_KERNEL_MIN && x < 65536.0 {
+                ln_sigma_h_neg(x, -s.zlo(), sigma)
+            } else {
+                ln_h_neg_plus(x, -s.zlo(), sigma.ln())
+            };
+        }
     }
     let e = if (SIGMA_KERNEL_MIN..=SIGMA_KERNEL_MAX).contains(&sigma) {
         ei_standardized(&s, sigma)
@@ -48,6 +56,48 @@ pub fn log_ei(mu: f64, sigma: f64, y: f64) -> f64 {
     } else {
         sigma.ln() + ln_h(s.zhi)
     }
+}
+
+/// [`log_ei`] for `σ ≤ 0`, `σ = ∞`, NaN, and `y - μ` outside f64's range.
+#[cold]
+fn log_ei_special(mu: f64, sigma: f64, y: f64) -> f64 {
+    if mu.is_finite() && y.is_finite() && sigma.is_finite() && sigma >= 0.0 {
+        // |y - μ| overflowed: LogEI(μ, σ; y) = ln 4 + LogEI(μ/4, σ/4; y/4) (homogeneity of EI;
+        // the quarters are exact where they matter: a σ/4 that rounds makes |z| > 2^2000).
+        if (y - mu).is_infinite() {
+            return log_ei(0.25 * mu, 0.25 * sigma, 0.25 * y) + LN_4;
+        }
+    }
+    ei(mu, sigma, y).ln()
+}
+
+/// `ln 4`.
+const LN_4: f64 = 1.386_294_361_119_890_6;
+
+/// Where `LogEI` is dominated by `-z²/2` (`z ≤ -2^500`, finite valid input): `(x, xlo, rest)`
+/// with `LogEI = -(x + xlo)²/2 + rest` to all digits (`x + xlo = -z`; `rest = ln σ - 2·ln x -
+/// ln √(2π)`, plus `ln 4` when `y - μ` overflowed and the problem was quartered). `None`
+/// elsewhere. Lets callers cancel `-z²/2` against another huge term before rounding.
+pub(crate) fn log_ei_far_left(mu: f64, sigma: f64, y: f64) -> Option<(f64, f64, f64)> {
+    if !(mu.is_finite() && y.is_finite() && sigma > 0.0 && sigma.is_finite()) {
+        return None;
+    }
+    let (mu, sigma, y, shift) = if (y - mu).is_finite() {
+        (mu, sigma, y, 0.0)
+    } else {
+        (0.25 * mu, 0.25 * sigma, 0.25 * y, LN_4)
+    };
+    if !(sigma > 0.0) {
+        return Some((f64::INFINITY, 0.0, 0.0));
+    }
+    let s = Standardized::new(mu, sigma, y);
+    let x = -s.zhi;
+    if !(x >= X_HUGE) {
+        return None;
+    }
+    let xlo = if x < 1.3e300 { -s.zlo() } else { 0.0 };
+    let xlo = if xlo.is_finite() { xlo } else { 0.0 };
+    Some((x, xlo, sigma.ln() - (2.0 * x.ln() + LN_SQRT_2PI) + shift))
 }
 
 /// [`log_ei`] over slices: `out[i] = log_ei(mu[i], sigma[i], y)`. No allocation.

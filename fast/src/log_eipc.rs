@@ -1,7 +1,8 @@
 //! `LogEIPC(μ, σ, y, c) = ln EI(μ, σ; y) - ln c` [stopping paper, eq. 4] and its unknown-cost
 //! variants [stopping paper, eqs. 13–14].
+use crate::dd::{scaled_square, two_sum};
 use crate::ei::{ei, SIGMA_KERNEL_MAX, SIGMA_KERNEL_MIN};
-use crate::log_ei::log_ei;
+use crate::log_ei::{log_ei, log_ei_far_left};
 use crate::scaled_h::{sigma_h_neg, X_UNDERFLOW};
 use crate::standardize::Standardized;
 use crate::SliceLengthError;
@@ -41,7 +42,8 @@ pub fn log_eipc(mu: f64, sigma: f64, y: f64, cost: f64) -> f64 {
 /// for `z < 0`, `EI·2^-k` comes straight from the scaled kernel; for `z ≥ 0` (EI tiny only
 /// when σ and `y - μ` are), EI's homogeneity `EI(aμ, aσ; ay) = a·EI(μ, σ; y)` is used with
 /// `a = 2^-k` after translating to `μ' = -dlo`, `y' = dhi` (exact, as `y - μ = dhi + dlo`).
-/// `None` when the scaled problem leaves the safe range (then `|LogEIPC| > 340`).
+/// `None` when the scaled problem leaves the safe range or the ratio is not a normal f64 (then
+/// `|LogEIPC| > 340`, or EI itself overflows).
 #[cold]
 fn log_eipc_rescaled(mu: f64, sigma: f64, y: f64, cost: f64) -> Option<f64> {
     if !(sigma > 0.0 && sigma.is_finite() && cost.is_finite() && (y - mu).is_finite()) {
@@ -75,35 +77,126 @@ fn log_eipc_rescaled(mu: f64, sigma: f64, y: f64, cost: f64) -> Option<f64> {
         }
         ei(mu2, sigma2, y2)
     };
-    (e2 >= f64::MIN_POSITIVE && e2.is_finite()).then(|| (e2 / m).ln())
+    let ratio = e2 / m;
+    (e2 >= f64::MIN_POSITIVE && ratio >= f64::MIN_POSITIVE && ratio.is_finite()).then(|| ratio.ln())
 }
 
 /// LogEIPC-inv: cost `c` replaced by `E[1/c]⁻¹ = exp(m - s²/2)` for `ln c ~ N(m, s²)`.
 ///
 /// `= log_ei(μ, σ, y) - (m - s²/2)`. Domain: NaN in → NaN; `s < 0` → NaN (the formula depends
-/// on `s²` only, but a negative standard deviation is an input error). Accuracy: ≤ 4 ulp of
-/// `max(|LogEI| + |m| + s²/2, 1)` from the correctly rounded result; bound, derivation and
-/// measured maximum per region: the one tolerance table, `conformance/src/tolerances.rs`.
+/// on `s²` only, but a negative standard deviation is an input error); every finite `m` and
+/// `s ≥ 0` otherwise, also where `s²/2` or `LogEI` alone leave f64's range (they are combined
+/// before rounding). Accuracy: ≤ 4 ulp of `max(|LogEI|, |m - s²/2|, |result|, 1)` from the
+/// correctly rounded result; bound, derivation and measured maximum per region: the one
+/// tolerance table, `conformance/src/tolerances.rs`.
 #[inline]
 pub fn log_eipc_inv(mu: f64, sigma: f64, y: f64, m: f64, s: f64) -> f64 {
-    if !(s >= 0.0) || m.is_nan() {
-        return f64::NAN;
-    }
-    log_ei(mu, sigma, y) - (m - 0.5 * s * s)
+    log_ei_minus_log_cost(mu, sigma, y, m, s, -1.0)
 }
 
 /// LogEIPC-exp: cost `c` replaced by `E[c] = exp(m + s²/2)` for `ln c ~ N(m, s²)`. Only this
 /// form keeps the equivalence with the PBGI stopping rule (MATH.md).
 ///
-/// `= log_ei(μ, σ, y) - (m + s²/2)`. Domain: NaN in → NaN; `s < 0` → NaN. Accuracy: ≤ 4 ulp of
-/// `max(|LogEI| + |m| + s²/2, 1)` from the correctly rounded result; bound, derivation and
-/// measured maximum per region: the one tolerance table, `conformance/src/tolerances.rs`.
+/// `= log_ei(μ, σ, y) - (m + s²/2)`. Domain: NaN in → NaN; `s < 0` → NaN; every finite `m` and
+/// `s ≥ 0` otherwise. Accuracy: ≤ 4 ulp of `max(|LogEI|, |m + s²/2|, |result|, 1)` from the
+/// correctly rounded result; bound, derivation and measured maximum per region: the one
+/// tolerance table, `conformance/src/tolerances.rs`.
 #[inline]
 pub fn log_eipc_exp(mu: f64, sigma: f64, y: f64, m: f64, s: f64) -> f64 {
+    log_ei_minus_log_cost(mu, sigma, y, m, s, 1.0)
+}
+
+/// `LogEI - (m + sign·s²/2)` with `s²/2` an exact double-double: one subtraction of
+/// the high parts and one of the low part.
+#[inline(always)]
+fn log_ei_minus_log_cost(mu: f64, sigma: f64, y: f64, m: f64, s: f64, sign: f64) -> f64 {
     if !(s >= 0.0) || m.is_nan() {
         return f64::NAN;
     }
-    log_ei(mu, sigma, y) - (m + 0.5 * s * s)
+    let l = log_ei(mu, sigma, y);
+    let (h_hi, h_lo) = scaled_square(s, 0.5);
+    if l.is_finite() && h_hi.is_finite() {
+        let (t_hi, t_lo) = two_sum(m, sign * h_hi);
+        let v = (l - t_hi) - (t_lo + sign * h_lo);
+        if v.is_finite() {
+            return v;
+        }
+    }
+    log_ei_minus_log_cost_far(mu, sigma, y, m, s, sign, l)
+}
+
+/// [`log_ei_minus_log_cost`] where a term or the result leaves f64's range. Everything is
+/// quartered (`LogEI/4` from the far-left form when `LogEI` itself is below `-f64::MAX`, and
+/// `s²/8` exact), combined, and multiplied back by 4, so the result overflows only when the
+/// exact value does. When both `LogEI/4` and `s²/8` overflow (LogEI-inv only, `|z|` and `s`
+/// beyond `2.6e154`), `(s² - z²)/2` is formed as `(s - z)(s + z)/2` from exact sums first.
+#[cold]
+fn log_ei_minus_log_cost_far(
+    mu: f64,
+    sigma: f64,
+    y: f64,
+    m: f64,
+    s: f64,
+    sign: f64,
+    l: f64,
+) -> f64 {
+    let valid = mu.is_finite() && y.is_finite() && sigma.is_finite() && sigma >= 0.0;
+    if !(valid && m.is_finite() && s.is_finite()) {
+        // NaN and the limits of infinite arguments.
+        return l - (m + sign * (0.5 * s * s));
+    }
+    let far = if l == f64::NEG_INFINITY {
+        log_ei_far_left(mu, sigma, y)
+    } else {
+        None
+    };
+    let lq = match far {
+        _ if l.is_finite() => 0.25 * l,
+        Some((x, xlo, rest)) => ln_h_neg_huge_parts(x, xlo, rest, 0.25),
+        None => l,
+    };
+    let (q_hi, q_lo) = scaled_square(s, 0.125);
+    if lq.is_finite() && q_hi.is_finite() {
+        let (t_hi, t_lo) = two_sum(0.25 * m, sign * q_hi);
+        return 4.0 * ((lq - t_hi) - (t_lo + sign * q_lo));
+    }
+    if sign > 0.0 || q_hi.is_finite() {
+        // LogEI-exp: LogEI/4 = -∞ or s²/8 = +∞ puts the result below -3·f64::MAX; LogEI-inv
+        // with s²/8 finite and LogEI/4 = -∞ likewise.
+        return f64::NEG_INFINITY;
+    }
+    if lq.is_finite() {
+        // s²/8 = +∞ with LogEI/4 finite: the result exceeds 3·f64::MAX.
+        return f64::INFINITY;
+    }
+    let Some((x, xlo, rest)) = far.filter(|&(x, _, _)| x.is_finite()) else {
+        // EI = 0 exactly (σ = 0, y ≤ μ), or |z| > f64::MAX ≥ s: -z²/2 dominates.
+        return f64::NEG_INFINITY;
+    };
+    // (s² - (x + xlo)²)/2 quartered = 2·[(s - x - xlo)/8]·[(s + x + xlo)/2], from exact sums of
+    // the scaled terms (x, s > 2^500 here, so the scalings are exact).
+    let (a_hi, a_e) = two_sum(0.125 * s, -0.125 * x);
+    let a_lo = a_e - 0.125 * xlo;
+    let (b_hi, b_e) = two_sum(0.5 * s, 0.5 * x);
+    let b_lo = b_e + 0.5 * xlo;
+    let main = a_hi * b_hi;
+    if !main.is_finite() {
+        return main;
+    }
+    let dq = 2.0 * (main + (a_hi * b_lo + a_lo * b_hi));
+    if !dq.is_finite() {
+        return dq;
+    }
+    4.0 * (dq + 0.25 * (rest - m))
+}
+
+/// `f·(-(x + xlo)²/2 + rest)` for the far-left parts of [`log_ei_far_left`].
+fn ln_h_neg_huge_parts(x: f64, xlo: f64, rest: f64, f: f64) -> f64 {
+    let (a, b) = scaled_square(x, 0.5 * f);
+    if a == f64::INFINITY {
+        return f64::NEG_INFINITY;
+    }
+    -a + ((f * rest - f * (x * xlo)) - b)
 }
 
 /// [`log_eipc`] over slices: `out[i] = log_eipc(mu[i], sigma[i], y, cost[i])`. No allocation.

@@ -1,10 +1,10 @@
 //! The Pandora's Box Gittins index `g`: `EI(μ, σ; g) = c` (MATH.md, "Pandora's Box Gittins
 //! index"), i.e. `g = μ + σ·u` with `h(u) = c/σ`.
-use crate::consts::{FRAC_1_SQRT_2PI, FRAC_1_SQRT_2PI_LO};
-use crate::dd::{two_prod, two_square, two_sum};
+use crate::consts::{FRAC_1_SQRT_2PI, FRAC_1_SQRT_2PI_LO, LN2_HI, LN2_LO};
+use crate::dd::{scaled_square, two_prod, two_square, two_sum};
 use crate::pbgi_start_coeffs::{R_BREAKS, U_OF_R, X_OF_V};
 use crate::scaled_h::gauss_unscaled;
-use crate::tail::{p_tail, p_tail_sq};
+use crate::tail::{p_tail, p_tail_sq, x2p_large};
 use crate::SliceLengthError;
 
 /// Table boundaries: `R_BREAKS[0] = h(-1)`, `R_BREAKS[4] = h(0.5)`, `R_BREAKS[7] = 4.5`.
@@ -36,8 +36,31 @@ pub fn pbgi(mu: f64, sigma: f64, cost: f64) -> f64 {
     {
         return pbgi_special(mu, sigma, cost);
     }
-    let (_, offset) = solve(sigma, cost, 0.0, || cost.ln());
-    mu + offset
+    let (u, offset) = solve(sigma, cost, 0.0, || cost.ln());
+    add_offset(mu, offset, sigma, u)
+}
+
+/// `μ + offset` with `offset = σ·u` (or `c`), also when `σ·u` overflows although `g` does not
+/// (`μ` and `σ·u` of opposite signs near `f64::MAX`): then `2·(μ/2 + (σ/2)·u)`, which rounds
+/// the same way (halving is exact for the terms that matter).
+#[inline(always)]
+fn add_offset(mu: f64, offset: f64, sigma: f64, u: f64) -> f64 {
+    let g = mu + offset;
+    if g.is_finite() || !u.is_finite() {
+        g
+    } else {
+        add_offset_halved(mu, sigma, u, offset)
+    }
+}
+
+#[cold]
+fn add_offset_halved(mu: f64, sigma: f64, u: f64, offset: f64) -> f64 {
+    let half = if offset.is_finite() {
+        0.5 * offset
+    } else {
+        (0.5 * sigma) * u
+    };
+    2.0 * (0.5 * mu + half)
 }
 
 /// `u` with `h(u) = c/σ` (finite `σ > 0`, `c > 0`; for `c/σ ≥ 40`, `u = c/σ` rounded).
@@ -55,12 +78,10 @@ fn solve(sigma: f64, c_hi: f64, c_lo: f64, ln_cost: impl Fn() -> f64) -> (f64, f
         return (r_hi, c_hi + c_lo);
     }
     if r_hi >= f64::MIN_POSITIVE {
-        let (p, e) = two_prod(r_hi, sigma);
-        // Exact remainder: c - r_hi·σ (Sterbenz for c - p); lost only if r_hi·σ underflows.
-        let r_lo = if p.abs() >= 1e-290 {
-            (((c_hi - p) - e) + c_lo) / sigma
+        let r_lo = if (SIGMA_SAFE_MIN..=SIGMA_SAFE_MAX).contains(&sigma) {
+            remainder(r_hi, sigma, c_hi, c_lo)
         } else {
-            0.0
+            remainder_scaled(r_hi, sigma, c_hi, c_lo)
         };
         let u = if r_hi >= R_UPPER {
             solve_upper(r_hi, r_lo)
@@ -73,6 +94,32 @@ fn solve(sigma: f64, c_hi: f64, c_lo: f64, ln_cost: impl Fn() -> f64) -> (f64, f
     }
     let u = -solve_lower(sigma.ln() - ln_cost());
     (u, sigma * u)
+}
+
+/// σ range where Dekker's product `r·σ` in [`remainder`] is exact (`r < 40`).
+const SIGMA_SAFE_MIN: f64 = 1e-280;
+const SIGMA_SAFE_MAX: f64 = 1e280;
+
+/// `r_lo = (c - r_hi·σ)/σ` with `c = c_hi + c_lo`: exact remainder (Sterbenz for `c - p`),
+/// lost only if `r_hi·σ` underflows (`r < 1e-10` there: `ln r` needs no low part).
+#[inline(always)]
+fn remainder(r_hi: f64, sigma: f64, c_hi: f64, c_lo: f64) -> f64 {
+    let (p, e) = two_prod(r_hi, sigma);
+    if p.abs() >= 1e-290 {
+        (((c_hi - p) - e) + c_lo) / sigma
+    } else {
+        0.0
+    }
+}
+
+/// [`remainder`] for σ outside the safe range: `c` and `σ` scaled by the same power of two
+/// (`σ' ∈ [1, 2)`; `c' = r·σ' ≥ 2^-1022` stays normal, so the scaling is exact).
+#[cold]
+fn remainder_scaled(r_hi: f64, sigma: f64, c_hi: f64, c_lo: f64) -> f64 {
+    let (m, k) = libm::frexp(sigma);
+    let s = 2.0 * m;
+    let k = k - 1;
+    remainder(r_hi, s, libm::scalbn(c_hi, -k), libm::scalbn(c_lo, -k))
 }
 
 #[cold]
@@ -205,30 +252,48 @@ fn solve_middle(r_hi: f64, r_lo: f64) -> f64 {
 
 /// `x > 1` with `-ln h(-x) = x²/2 - ln p(x) = m` (`m = -ln r > -ln h(-1)`). `F' = D =
 /// (φ0 - p)/(x·p)` (= Φ(-x)/h(-x)), `F'' = D² - φ0/p`. Start: the fitted `x(√(2m))`
-/// (|error| ≤ 2.8e-7); one Halley step.
+/// (|error| ≤ 2.8e-7); one Halley step. `m ≥ 2048` (reached only through a log-normal cost):
+/// [`solve_lower_far`].
 #[inline(always)]
 fn solve_lower(m: f64) -> f64 {
+    if !(m < 2048.0) {
+        return solve_lower_far(m);
+    }
     let v = (2.0 * m).sqrt();
-    let mut x = if v < 64.0 {
-        let i = if v < 4.0 {
-            0
-        } else {
-            ((v.to_bits() >> 52) - 1024) as usize
-        };
-        start_poly(&X_OF_V[i], v)
+    let i = if v < 4.0 {
+        0
     } else {
-        // Unreachable for finite f64 inputs (v ≤ 54); asymptotic start plus extra steps.
-        v - (2.0 * v.ln() + 0.918_938_533_204_672_8) / v
+        ((v.to_bits() >> 52) - 1024) as usize
     };
-    let steps = if v < 64.0 { 1 } else { 3 };
-    for _ in 0..steps {
-        let (hi, lo) = two_square(x);
-        let t = p_tail_sq(x, hi, lo);
-        let p = t.hi;
-        let f = (0.5 * hi - m) + (0.5 * lo - (p.ln() + (t.lo / p + t.rel)));
-        let d1 = (FRAC_1_SQRT_2PI - p) / (x * p);
-        let d2 = d1 * d1 - FRAC_1_SQRT_2PI / p;
-        x += halley_step(f, d1, d2);
+    let x = start_poly(&X_OF_V[i], v);
+    let (hi, lo) = two_square(x);
+    let t = p_tail_sq(x, hi, lo);
+    let p = t.hi;
+    let f = (0.5 * hi - m) + (0.5 * lo - (p.ln() + (t.lo / p + t.rel)));
+    let d1 = (FRAC_1_SQRT_2PI - p) / (x * p);
+    let d2 = d1 * d1 - FRAC_1_SQRT_2PI / p;
+    x + halley_step(f, d1, d2)
+}
+
+/// [`solve_lower`] for `m ≥ 2048` (`x ≥ 64`), up to `m = +∞`: the fixed point
+/// `x = √(2·(m + ln p(x)))`, `ln p(x) = ln(x²p(x)) - 2·ln x` with `x²p` from the asymptotic fit
+/// (`w = 1/x²`, which may underflow harmlessly). The map contracts by `2/x² ≤ 2^-11`; from the
+/// start `x₀ = √(2·(m - 2·ln √(2m) - ln √(2π)))` (relative error ≤ 1e-6) four steps leave
+/// < 1e-19 relative. `√(2a)` is formed as `2·√(a/2)` so that nothing overflows before the
+/// result does; the result carries the rounding of `m + ln p` and of the square root (≤ 1 ulp).
+#[cold]
+fn solve_lower_far(m: f64) -> f64 {
+    const LN_SQRT_2PI: f64 = 0.918_938_533_204_672_8;
+    if m.is_nan() || m == f64::INFINITY {
+        return m;
+    }
+    let sqrt_2 = |a: f64| 2.0 * (0.5 * a).sqrt();
+    let v = sqrt_2(m);
+    let mut x = sqrt_2(m - (2.0 * v.ln() + LN_SQRT_2PI));
+    for _ in 0..4 {
+        let w = (1.0 / x) * (1.0 / x);
+        let ln_p = x2p_large(x, w).ln() - 2.0 * x.ln();
+        x = sqrt_2(m + ln_p);
     }
     x
 }
@@ -278,32 +343,80 @@ pub fn pbgi_lognormal(mu: f64, sigma: f64, m: f64, s: f64) -> f64 {
     if !(s >= 0.0) || m.is_nan() {
         return f64::NAN;
     }
-    let (s2_hi, s2_lo) = two_square(s);
-    let (l_hi, l_e) = two_sum(m, 0.5 * s2_hi);
-    let l_lo = l_e + 0.5 * s2_lo;
-    let c_hi = l_hi.exp();
-    let regular = sigma > 0.0 && sigma.is_finite() && mu.is_finite() && l_hi.is_finite();
-    if !regular || c_hi == f64::INFINITY {
-        return pbgi(mu, sigma, c_hi);
+    let (h_hi, h_lo) = scaled_square(s, 0.5);
+    let (l_hi, l_e) = two_sum(m, h_hi);
+    let l_lo = l_e + h_lo;
+    let regular = sigma > 0.0 && mu.is_finite() && (-700.0..700.0).contains(&l_hi);
+    if regular && (SIGMA_SAFE_MIN..=SIGMA_SAFE_MAX).contains(&sigma) {
+        let c_hi = l_hi.exp();
+        let (u, offset) = solve(sigma, c_hi, c_hi * l_lo, || l_hi + l_lo);
+        return add_offset(mu, offset, sigma, u);
     }
-    if c_hi < f64::MIN_POSITIVE && sigma.ln() - l_hi < -R_LOWER.ln() {
-        // c and σ both tiny with r = c/σ ≥ h(-1): no double-double r available.
-        return pbgi(mu, sigma, c_hi);
+    pbgi_lognormal_far(mu, sigma, l_hi, l_lo)
+}
+
+/// [`pbgi_lognormal`] outside the regular range (`|ln E[c]| ≥ 700`, σ outside
+/// `[1e-280, 1e280]`, `σ = 0`, invalid or infinite input). With `σ = 2^k·σ'`, `σ' ∈ [1, 2)`,
+/// the index is homogeneous: `u` solves `h(u) = E[c]·2^-k/σ'`, and `E[c]·2^-k = exp(l - k·ln 2)`
+/// is formed from the double-double `l - k·ln 2` (no rounding of `E[c]` to a subnormal or to
+/// `∞` first). Where `E[c]/σ ≥ 40`, `g = μ + E[c]` (as in [`pbgi`]).
+#[cold]
+fn pbgi_lognormal_far(mu: f64, sigma: f64, l_hi: f64, l_lo: f64) -> f64 {
+    if !(mu.is_finite() && sigma.is_finite() && sigma >= 0.0 && l_hi.is_finite()) {
+        // NaN, σ < 0, infinities: pbgi's documented special values for the cost E[c].
+        return pbgi(mu, sigma, l_hi.exp());
     }
-    let (_, offset) = solve(sigma, c_hi, c_hi * l_lo, || l_hi + l_lo);
-    mu + offset
+    if sigma == 0.0 {
+        return mu_plus_exp(mu, l_hi, l_lo);
+    }
+    let (frac, k) = libm::frexp(sigma);
+    let (sigma1, k) = (2.0 * frac, k - 1);
+    let kf = f64::from(k);
+    // k·LN2_HI is exact (|k| ≤ 1075 < 2^21).
+    let (a, b) = two_sum(l_hi, -kf * LN2_HI);
+    // Renormalised: k·LN2_LO (up to 2e-7) must not stay in the first-order low part.
+    let (l1_hi, l1_lo) = two_sum(a, b + (l_lo - kf * LN2_LO));
+    let c1 = l1_hi.exp();
+    if !(c1 / sigma1 < 40.0) {
+        return mu_plus_exp(mu, l_hi, l_lo);
+    }
+    let (u, _) = solve(sigma1, c1, c1 * l1_lo, || l1_hi + l1_lo);
+    add_offset(mu, sigma * u, sigma, u)
+}
+
+/// `μ + exp(l_hi + l_lo)`, also when the exponential alone overflows but the sum does not.
+fn mu_plus_exp(mu: f64, l_hi: f64, l_lo: f64) -> f64 {
+    if l_hi < 709.0 {
+        let c = l_hi.exp();
+        return mu + (c + c * l_lo);
+    }
+    // 2·(μ/2 + exp(l - ln 2)), with ln 2 = LN_2 + LN_2_LO.
+    const LN_2_LO: f64 = 2.319_046_813_846_299_6e-17;
+    let (a, b) = two_sum(l_hi, -core::f64::consts::LN_2);
+    let c = a.exp();
+    if c == f64::INFINITY {
+        return f64::INFINITY;
+    }
+    2.0 * (0.5 * mu + (c + c * ((b + l_lo) - LN_2_LO)))
 }
 
 /// The small-cost asymptotic index `μ - σ·√(2·ln(σ/c))` [PBGI paper, B.3; MATH.md]: a lower
 /// confidence bound the exact index approaches (slowly) as `c/σ → 0`.
 ///
 /// # Domain
-/// NaN → NaN; `σ < 0` or `cost ≤ 0` → NaN; `σ = 0` → `μ + c` (as [`pbgi`]); `c ≥ σ` → NaN
-/// (the formula needs `ln(σ/c) ≥ 0`).
+/// NaN → NaN; `σ < 0` or `cost ≤ 0` → NaN; `σ = 0` → `μ + c` (as [`pbgi`]). The formula needs
+/// `ln(σ/c) ≥ 0`: `cost > σ` → NaN (the one condition beyond [`crate::check_arguments`]).
+/// `σ = +∞` → `-∞`.
+///
+/// # Method
+/// `ln(σ/c)` from the quotient `q = σ/c` carried as a double-double (`ln_1p(q - 1)` for
+/// `q < 2`, where `q - 1` is exact), or `ln σ - ln c` where `q` overflows; the sum with `μ`
+/// guarded against a spurious overflow of `σ·√(2·ln(σ/c))`.
 ///
 /// # Accuracy
-/// A few ulp of the formula (it is an approximation of [`pbgi`], not of the index, so it has no
-/// row in the tolerance table, `conformance/src/tolerances.rs`).
+/// ≤ 2 ulp of `|μ| + σ·√(2·ln(σ/c))` against the formula evaluated in MPFR
+/// (`conformance/tests/fast_domain_edges.rs`); it is an approximation of [`pbgi`], not of the
+/// index.
 #[inline]
 pub fn pbgi_small_cost(mu: f64, sigma: f64, cost: f64) -> f64 {
     if mu.is_nan() || !(sigma >= 0.0) || !(cost > 0.0) {
@@ -312,9 +425,34 @@ pub fn pbgi_small_cost(mu: f64, sigma: f64, cost: f64) -> f64 {
     if sigma == 0.0 {
         return mu + cost;
     }
-    let l = sigma.ln() - cost.ln();
-    if !(l >= 0.0) {
+    if !(cost <= sigma) {
         return f64::NAN;
     }
-    mu - sigma * (2.0 * l).sqrt()
+    let t = (2.0 * ln_ratio(sigma, cost)).sqrt();
+    add_offset(mu, -(sigma * t), sigma, -t)
+}
+
+/// `ln(σ/c)` for `σ ≥ c > 0` (σ may be `+∞`), to about 1 ulp.
+fn ln_ratio(sigma: f64, cost: f64) -> f64 {
+    let q = sigma / cost;
+    if !(q < 1.8e19) {
+        // q_lo/q < 2^-53 moves ln q ≥ 44 by less than 2^-58 relative.
+        return if q.is_finite() {
+            q.ln()
+        } else {
+            sigma.ln() - cost.ln()
+        };
+    }
+    // c = 2^k·c', c' ∈ [1, 2); σ' = σ·2^-k = q·c' ∈ [1, 2^65]: both scalings are exact and
+    // Dekker's product q·c' is exact, so q_lo = (σ' - q·c')/c' is the exact remainder.
+    let (frac, k) = libm::frexp(cost);
+    let c1 = 2.0 * frac;
+    let s1 = libm::scalbn(sigma, 1 - k);
+    let (p, e) = two_prod(q, c1);
+    let q_lo = ((s1 - p) - e) / c1;
+    if q < 2.0 {
+        libm::log1p((q - 1.0) + q_lo)
+    } else {
+        q.ln() + q_lo / q
+    }
 }

@@ -2,7 +2,7 @@
 //! unevaluated sum `zhi + zlo` (|zlo| ≤ 2^-51·|zhi|), so that the rounding of `(y - μ)/σ` is
 //! not amplified (the relative condition number of `h` at `z ≪ 0` is about `z²`).
 use crate::consts::{INV_LN2, LN2_HI, LN2_LO};
-use crate::dd::{two_prod, two_square, two_sum};
+use crate::dd::{scaled_square, two_prod, two_square, two_sum};
 use crate::tail::p_tail_sq;
 
 /// Beyond this `x`, `σ·h(-x) < f64::MAX · e^{-1800}` underflows to 0 for every finite σ.
@@ -59,11 +59,43 @@ pub(crate) fn ln_h_neg_plus(x: f64, xlo: f64, ln_sigma: f64) -> f64 {
     c + (d + (b + small))
 }
 
-/// `ln h(-(x + xlo))` for finite `x ≥ 0` (see [`ln_sigma_h_neg`]).
+/// `ln h(-x)` for `x ≥ 0` (`+∞` included): [`ln_sigma_h_neg`] up to [`X_HUGE`], then
+/// [`ln_h_neg_huge`].
 #[inline(always)]
-pub(crate) fn ln_h_neg(x: f64, xlo: f64) -> f64 {
-    ln_sigma_h_neg(x, xlo, 1.0)
+pub(crate) fn ln_h_neg(x: f64) -> f64 {
+    if x < X_HUGE {
+        ln_sigma_h_neg(x, 0.0, 1.0)
+    } else {
+        ln_h_neg_huge(x, || 0.0, 0.0, 1.0)
+    }
 }
+
+/// From here on `ln h(-x) = -x²/2 - 2·ln x - ln √(2π)` to all digits (the next term,
+/// `-3/x²`, is below `2^-1000`), and `x²` needs care (it overflows beyond `1.34e154`).
+pub(crate) const X_HUGE: f64 = 3.273_390_607_896_142e150; // 2^500
+
+/// `f·(ln σ + ln h(-(x + xlo)))` for `x ≥ X_HUGE` (`+∞` included), given `ln σ` (any finite
+/// σ) and a scale `f ∈ {1, 1/4}` (the quarter lets callers combine it with other huge terms):
+/// `-f·x²/2 - f·x·xlo + f·(ln σ - 2·ln x - ln √(2π))`, with `f·x²/2 = a + b` exact
+/// ([`scaled_square`]). The result is `-∞` exactly when `f·x²/2` overflows (the other terms
+/// are far below `ulp(f·x²/2)` then). `xlo` is only evaluated when the result is finite (it may
+/// be NaN beyond that). Error: one rounding, plus the rounding of the small sum, below
+/// `2^-900` relative.
+#[cold]
+pub(crate) fn ln_h_neg_huge(x: f64, xlo: impl FnOnce() -> f64, ln_sigma: f64, f: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    let (a, b) = scaled_square(x, 0.5 * f);
+    if a == f64::INFINITY {
+        return f64::NEG_INFINITY;
+    }
+    let small = f * (ln_sigma - (2.0 * x.ln() + LN_SQRT_2PI));
+    -a + ((small - f * (x * xlo())) - b)
+}
+
+/// `ln √(2π)`.
+pub(crate) const LN_SQRT_2PI: f64 = 0.918_938_533_204_672_8;
 
 /// `(dhi + dlo) + σ·h(-z)` for `z ≥ 0`, finite `σ ∈ [1e-280, 1e280]`: with `dhi + dlo = σz`
 /// this is `σ·h(z)` (`h(z) = z + h(-z)`). `z²` exact, `p·e` and `σ·(p·e)` exact products, and

@@ -110,7 +110,7 @@ fn small_tail(c: &[f64; 11], t: f64) -> f64 {
 /// `x²·p(x)` for `x ≥ 8` as a polynomial in `w ≈ 1/x²` (w's rounding is harmless since
 /// `d ln(x²p)/d ln w ≤ 0.05`).
 #[inline(always)]
-fn x2p_large(x: f64, w: f64) -> f64 {
+pub(crate) fn x2p_large(x: f64, w: f64) -> f64 {
     if x < 16.0 {
         poly_w(&W8, w)
     } else if x < 32.0 {
