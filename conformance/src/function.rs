@@ -173,8 +173,8 @@ impl Function {
     }
 
     /// Checks that `args` (in [`Function::input_columns`] order) lie in the domain: every
-    /// argument finite, `sigma ≥ 0`, `cost > 0`, `s ≥ 0`. On failure returns the index of the offending
-    /// argument and the reason.
+    /// argument finite, `sigma ≥ 0`, `cost > 0`, `s ≥ 0`. On failure returns the index of the
+    /// offending argument and the reason.
     pub fn check_domain(self, args: &[f64]) -> Result<(), (usize, String)> {
         let columns = self.input_columns();
         debug_assert_eq!(columns.len(), args.len());

@@ -15,8 +15,8 @@ use crate::scaled_h::{ln_h_neg, sigma_h_neg, sigma_h_pos, X_UNDERFLOW};
 ///
 /// # Accuracy
 /// ≤ 4 ulp (f64 values from the correctly rounded result) over the whole domain. The bound,
-/// why it holds and the measured maximum per region: the one tolerance table, `conformance/src/tolerances.rs` (error
-/// analysis: `proofs-notes/fast-error-analysis.md`).
+/// why it holds and the measured maximum per region: the one tolerance table,
+/// `conformance/src/tolerances.rs` (error analysis: `proofs-notes/fast-error-analysis.md`).
 #[inline]
 pub fn h(z: f64) -> f64 {
     if z >= 0.0 {

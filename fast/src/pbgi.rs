@@ -29,7 +29,8 @@ const R_TABLE_END: f64 = R_BREAKS[7];
 ///
 /// # Accuracy
 /// ≤ 4 ulp of `|μ| + σ·|u|` from the correctly rounded result. The bound, why it holds and the
-/// measured maximum per region of `u` (also of [`pbgi_slice`]): the one tolerance table, `conformance/src/tolerances.rs`.
+/// measured maximum per region of `u` (also of [`pbgi_slice`]): the one tolerance table,
+/// `conformance/src/tolerances.rs`.
 #[inline]
 pub fn pbgi(mu: f64, sigma: f64, cost: f64) -> f64 {
     if !(sigma > 0.0) || !(cost > 0.0) || !mu.is_finite() || !sigma.is_finite() || !cost.is_finite()
@@ -335,9 +336,8 @@ pub fn pbgi_slice(
 /// # Accuracy
 /// ≤ 4 ulp of `|μ| + σ·|u| + E[c]/Φ(u)` from the correctly rounded result. The last term is
 /// `g`'s sensitivity to a relative change of `E[c]` (`c·∂g/∂c`), which matters only near
-/// `u = 0`: `E[c]` itself is formed to about 1 ulp. The bound, the measured maximum per region
-/// of `u`, and the known exceptions (`E[c]` and `σ` below about 1e-290; `σ = 0` with large
-/// `s`): the one tolerance table, `conformance/src/tolerances.rs`.
+/// `u = 0`: `E[c]` itself is formed to about 1 ulp. The bound and the measured maximum per
+/// region of `u`: the one tolerance table, `conformance/src/tolerances.rs`.
 #[inline]
 pub fn pbgi_lognormal(mu: f64, sigma: f64, m: f64, s: f64) -> f64 {
     if !(s >= 0.0) || m.is_nan() {
