@@ -194,10 +194,10 @@ pub fn fast(function: Function, args: &[f64]) -> f64 {
 }
 
 /// The fast crate's results for `function` at `args` (arguments in the oracle's domain), or an
-/// error naming an argument when `pbgi-fast` has no result there (it returns NaN outside the
-/// range its kernels cover, e.g. where `y − μ` overflows). The argument named is the one of
-/// largest magnitude: the fast kernels fail by overflow of `y − μ`, `z²` or `c/σ`, which that
-/// argument drives.
+/// error when it has none. `pbgi-fast` covers the whole domain (`pbgi_fast::check_arguments`,
+/// the same rule as [`Function::check_domain`]), so a NaN here would be a bug in it: it is
+/// reported, naming the argument of largest magnitude (the one that drives an overflow of
+/// `y − μ`, `z²` or `c/σ`), never written as a result.
 pub fn fast_checked(function: Function, args: &[f64]) -> Result<Vec<f64>, OracleError> {
     let Some(values) = fast_all(function, args) else {
         return Err(OracleError {
@@ -219,8 +219,8 @@ pub fn fast_checked(function: Function, args: &[f64]) -> Result<Vec<f64>, Oracle
     Err(OracleError {
         column: Some(columns[index].to_string()),
         message: format!(
-            "pbgi-fast has no result for this row (it returned NaN; {} = {} is beyond the range \
-             its kernels cover); the reference engine (the default) evaluates it",
+            "pbgi-fast returned NaN for this row inside its domain (a bug in pbgi-fast; the \
+             largest argument is {} = {}); the reference engine (the default) evaluates it",
             columns[index],
             format_shortest(args[index])
         ),

@@ -9,6 +9,17 @@ fn pbgi() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pbgi"))
 }
 
+/// `pbgi ARGS` with every standard stream piped.
+fn spawn_piped(args: &[&str]) -> std::process::Child {
+    pbgi()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pbgi runs")
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -93,13 +104,7 @@ fn a_closed_standard_output_is_an_error_not_a_silent_success() {
 fn a_reader_that_goes_away_ends_the_run_quietly() {
     // `pbgi eval ... | head -1`: read one line, close the pipe, the tool must stop with status 141
     // and nothing on standard error.
-    let mut child = pbgi()
-        .args(["eval", "ei", "--engine", "fast"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped(&["eval", "ei", "--engine", "fast"]);
     let mut stdin = child.stdin.take().unwrap();
     let feeder = std::thread::spawn(move || {
         let _ = stdin.write_all(b"mu,sigma,y\n");
@@ -137,13 +142,7 @@ fn endless_input_stops_at_the_record_limit() {
     // A long line after good rows: the rows before it are written in full.
     let mut input = b"mu,sigma,y\n0,1,0\n".to_vec();
     input.extend(std::iter::repeat_n(b'7', 2 << 20));
-    let mut child = pbgi()
-        .args(["eval", "ei", "--engine", "fast"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped(&["eval", "ei", "--engine", "fast"]);
     let mut stdin = child.stdin.take().unwrap();
     let feeder = std::thread::spawn(move || {
         let _ = stdin.write_all(&input);

@@ -345,18 +345,20 @@ impl Progress {
     /// Adds `n` to the count.
     pub fn advance(&mut self, n: u64) {
         self.done += n;
-        if let Some(bar) = &self.bar {
-            bar.set_position(self.done);
-        } else if self.terminal && self.started.elapsed() > std::time::Duration::from_secs(1) {
+        let elapsed = self.started.elapsed();
+        if self.bar.is_none() && self.terminal && elapsed > std::time::Duration::from_secs(1) {
             let bar = indicatif::ProgressBar::new_spinner();
             if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
-                "{{elapsed}} {{pos}} {} ({{per_sec}})",
+                "{{elapsed}} {{pos}} {} ({{msg}})",
                 self.what
             )) {
                 bar.set_style(style);
             }
-            bar.set_position(self.done);
             self.bar = Some(bar);
+        }
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("{:.0}/s", self.done as f64 / elapsed.as_secs_f64()));
+            bar.set_position(self.done);
         }
     }
 

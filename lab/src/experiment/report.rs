@@ -664,19 +664,16 @@ pub fn summary_table(results: &ExperimentResults, rows: &[SummaryRow], samples: 
     out
 }
 
-/// A number with 3 significant digits (4 below 0.1), as the comparison tables print it.
-fn short(x: f64) -> String {
-    if !x.is_finite() {
-        return format!("{x}");
+/// `mean±spread` with 3 significant digits of the mean (4 below 0.1) and the spread to the
+/// same decimal place, as the comparison tables print them.
+fn mean_pm(mean: f64, spread: f64) -> String {
+    if !mean.is_finite() || mean == 0.0 {
+        return format!("{mean}±{spread}");
     }
-    let digits = if x.abs() < 0.1 { 4 } else { 3 };
-    let magnitude = if x == 0.0 {
-        0
-    } else {
-        x.abs().log10().floor() as i32
-    };
+    let digits = if mean.abs() < 0.1 { 4 } else { 3 };
+    let magnitude = mean.abs().log10().floor() as i32;
     let decimals = (digits - 1 - magnitude).max(0) as usize;
-    format!("{x:.decimals$}")
+    format!("{mean:.decimals$}±{spread:.decimals$}")
 }
 
 /// `comparison.md`: per cost function, a Markdown table with one row per rule (and the
@@ -756,7 +753,7 @@ pub fn comparison_markdown(
                     out.push_str(" – |");
                     continue;
                 };
-                let value = format!("{}±{}", short(row.mean_regret), short(row.two_se_regret));
+                let value = mean_pm(row.mean_regret, row.two_se_regret);
                 let cell = if row.oracle {
                     value
                 } else if row.rank_in_acquisition == 1 {
