@@ -35,7 +35,10 @@ mod tail_coeffs;
 pub use bisection::pbgi_bisection100;
 pub use domain::{check_argument, check_arguments, DomainError};
 pub use ei::{ei, ei_slice};
-pub use gradients::{ei_grad, log_ei_grad, pbgi_grad, EiGrad, PbgiGrad};
+pub use gradients::{
+    ei_grad, ei_grad_slice, log_ei_grad, log_ei_grad_slice, pbgi_grad, pbgi_grad_slice, EiGrad,
+    PbgiGrad,
+};
 pub use h::{h, ln_h};
 pub use log_ei::{log_ei, log_ei_slice};
 pub use log_eipc::{log_eipc, log_eipc_exp, log_eipc_inv, log_eipc_slice};
