@@ -48,9 +48,13 @@ impl Path {
     /// The paths `function` has in `pbgi-fast`.
     pub fn of(function: Function) -> &'static [Path] {
         match function {
-            Function::Ei | Function::LogEi | Function::Pbgi | Function::LogEipc => {
-                &[Path::Scalar, Path::Slice]
-            }
+            Function::Ei
+            | Function::LogEi
+            | Function::Pbgi
+            | Function::LogEipc
+            | Function::EiGrad
+            | Function::LogEiGrad
+            | Function::PbgiGrad => &[Path::Scalar, Path::Slice],
             _ => &[Path::Scalar],
         }
     }
@@ -58,8 +62,8 @@ impl Path {
 
 /// Points per stratum of the test command's set for each function: fifty times the earlier
 /// suite's 200 (forty times its 100 for the PBGI forms, whose certified reference is a root,
-/// ~0.4 ms a call), about 1.1e6 points in all, sized so that the whole table takes about half a
-/// minute on two idle cores.
+/// ~0.4 ms a call), about 1.6e6 points in all with the gradients, sized so that the whole table
+/// takes under a minute on the two shared cores (49 s measured on 2026-11-22).
 pub fn default_per_stratum(function: Function) -> usize {
     match function {
         Function::H
@@ -88,7 +92,7 @@ pub struct Cell {
     /// The region of `z` (of `u` for PBGI).
     pub region: Region,
     /// The errors of each path, with the worst input, in [`Path::of`] order.
-    pub paths: Vec<(Path, ErrorSummary<Case>)>,
+    pub paths: Vec<(Path, ErrorSummary<Sample>)>,
     /// The guarantee the cell is held to.
     pub tolerance: Tolerance,
     /// The regression bound, if the cell was measured.
@@ -96,7 +100,33 @@ pub struct Cell {
     /// For PBGI, the papers' 100-step bisection ([`pbgi_fast::pbgi_bisection100`]) on the
     /// cell's inputs with `σ ∈ [1e-3, 1e3]` (its bracket resolution is absolute): a comparison,
     /// held to no bound.
-    pub baseline: Option<ErrorSummary<Case>>,
+    pub baseline: Option<ErrorSummary<Sample>>,
+}
+
+/// An input of the set with the output column its error was measured on (the worst column of a
+/// gradient; `value` for the other functions).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// The input, with its stratum.
+    pub case: Case,
+    /// The output column ([`Function::output_columns`]).
+    pub column: &'static str,
+}
+
+impl Sample {
+    /// `column at name=value (bits) ... [stratum]` (the column only for functions with several).
+    pub fn describe(&self, function: Function) -> String {
+        let column = if function.output_columns().len() > 1 {
+            format!("{} at ", self.column)
+        } else {
+            String::new()
+        };
+        format!(
+            "{column}{} [stratum: {}]",
+            describe_args(function, &self.case.args),
+            self.case.stratum
+        )
+    }
 }
 
 impl Cell {
@@ -124,7 +154,7 @@ impl Cell {
     }
 
     /// The path with the largest error and its worst input.
-    pub fn worst(&self) -> Option<(Path, f64, &Case)> {
+    pub fn worst(&self) -> Option<(Path, f64, &Sample)> {
         self.paths
             .iter()
             .filter_map(|(p, e)| e.worst().first().map(|(err, case)| (*p, *err, case)))
@@ -141,11 +171,11 @@ impl Cell {
     pub fn violations(&self) -> Vec<String> {
         let mut out = Vec::new();
         let worst = || {
-            self.worst().map_or(String::new(), |(path, _, case)| {
+            self.worst().map_or(String::new(), |(path, _, sample)| {
                 format!(
                     " on the {} path; worst input {}",
                     path.label(),
-                    describe_args(self.function, &case.args)
+                    sample.describe(self.function)
                 )
             })
         };
@@ -201,12 +231,14 @@ pub struct ReferenceFailure {
     pub message: String,
 }
 
-/// The slice form of `function` on every case, `None` if it has none (see [`Path::Slice`]).
-fn slice_values(function: Function, cases: &[Case]) -> Option<Vec<f64>> {
+/// The slice form of `function` on every case, one result per output column
+/// ([`Function::output_columns`]); `None` if it has none (see [`Path::Slice`]).
+fn slice_values(function: Function, cases: &[Case]) -> Option<Vec<Vec<f64>>> {
     let column = |k: usize, block: &[Case]| block.iter().map(|c| c.args[k]).collect::<Vec<f64>>();
-    let mut out = vec![f64::NAN; cases.len()];
-    match function {
+    let n = cases.len();
+    let out = match function {
         Function::Pbgi => {
+            let mut out = vec![f64::NAN; n];
             pbgi_fast::pbgi_slice(
                 &column(0, cases),
                 &column(1, cases),
@@ -214,49 +246,122 @@ fn slice_values(function: Function, cases: &[Case]) -> Option<Vec<f64>> {
                 &mut out,
             )
             .expect("equal lengths");
+            out.into_iter().map(|v| vec![v]).collect()
         }
-        Function::Ei | Function::LogEi | Function::LogEipc => {
-            let mut lanes = vec![0.0; SLICE_BLOCK];
+        Function::PbgiGrad => {
+            let (mut value, mut d_sigma, mut d_cost) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+            pbgi_fast::pbgi_grad_slice(
+                &column(0, cases),
+                &column(1, cases),
+                &column(2, cases),
+                &mut value,
+                &mut d_sigma,
+                &mut d_cost,
+            )
+            .expect("equal lengths");
+            // ∂g/∂μ = 1 is not written by the slice form; a NaN value is NaN in every column.
+            (0..n)
+                .map(|i| {
+                    let d_mu = if value[i].is_nan() { f64::NAN } else { 1.0 };
+                    vec![d_mu, d_sigma[i], d_cost[i]]
+                })
+                .collect()
+        }
+        Function::Ei
+        | Function::LogEi
+        | Function::LogEipc
+        | Function::EiGrad
+        | Function::LogEiGrad => {
+            let mut out = vec![Vec::new(); n];
+            let mut lanes = [
+                vec![0.0; SLICE_BLOCK],
+                vec![0.0; SLICE_BLOCK],
+                vec![0.0; SLICE_BLOCK],
+            ];
             for (block, out_block) in cases.chunks(SLICE_BLOCK).zip(out.chunks_mut(SLICE_BLOCK)) {
                 let (mu, sigma) = (column(0, block), column(1, block));
-                let lanes = &mut lanes[..block.len()];
+                let [a, b, c] = &mut lanes;
+                let (a, b, c) = (
+                    &mut a[..block.len()],
+                    &mut b[..block.len()],
+                    &mut c[..block.len()],
+                );
                 for (i, case) in block.iter().enumerate() {
                     let y = case.args[2];
-                    match function {
-                        Function::Ei => pbgi_fast::ei_slice(&mu, &sigma, y, lanes),
-                        Function::LogEi => pbgi_fast::log_ei_slice(&mu, &sigma, y, lanes),
-                        _ => pbgi_fast::log_eipc_slice(&mu, &sigma, y, &column(3, block), lanes),
-                    }
-                    .expect("equal lengths");
-                    out_block[i] = lanes[i];
+                    out_block[i] = match function {
+                        Function::Ei => {
+                            pbgi_fast::ei_slice(&mu, &sigma, y, a).expect("equal lengths");
+                            vec![a[i]]
+                        }
+                        Function::LogEi => {
+                            pbgi_fast::log_ei_slice(&mu, &sigma, y, a).expect("equal lengths");
+                            vec![a[i]]
+                        }
+                        Function::LogEipc => {
+                            pbgi_fast::log_eipc_slice(&mu, &sigma, y, &column(3, block), a)
+                                .expect("equal lengths");
+                            vec![a[i]]
+                        }
+                        Function::EiGrad => {
+                            pbgi_fast::ei_grad_slice(&mu, &sigma, y, a, b, c)
+                                .expect("equal lengths");
+                            vec![b[i], c[i]]
+                        }
+                        _ => {
+                            pbgi_fast::log_ei_grad_slice(&mu, &sigma, y, a, b, c)
+                                .expect("equal lengths");
+                            vec![b[i], c[i]]
+                        }
+                    };
                 }
             }
+            out
         }
         _ => return None,
-    }
+    };
     Some(out)
 }
 
+/// The largest error over the output columns of one result, with that column.
+fn worst_column(
+    function: Function,
+    args: &[f64],
+    computed: &[f64],
+    exact: &[f64],
+) -> (f64, &'static str) {
+    function
+        .output_columns()
+        .iter()
+        .zip(computed.iter().zip(exact))
+        .map(|(&column, (&c, &e))| (error_in_ulps(function, args, c, e), column))
+        .fold((f64::NEG_INFINITY, "value"), |best, next| {
+            if next.0.total_cmp(&best.0).is_gt() {
+                next
+            } else {
+                best
+            }
+        })
+}
+
 /// Evaluates `function` on its input set (`per_stratum` points per stratum) with the reference
-/// and every fast path. Inputs the reference cannot answer are returned apart (never dropped
+/// and every fast path, every output column (a gradient's error in a cell is the largest over
+/// its columns; its points where it does not exist, [`inputs::differentiable`], are left out). Inputs the reference cannot answer are returned apart (never dropped
 /// silently): the tests hold them to the known-failure list of [`crate::tolerances`].
 pub fn measure(function: Function, per_stratum: usize) -> (Vec<Cell>, Vec<ReferenceFailure>) {
-    let cases = inputs::cases(function, per_stratum);
-    let exact: Vec<Result<f64, String>> = cases
+    let mut cases = inputs::cases(function, per_stratum);
+    // A gradient is compared where it exists (its kinks at σ = 0 are edge cases).
+    cases.retain(|case| inputs::differentiable(function, &case.args));
+    let exact: Vec<Result<Vec<f64>, String>> = cases
         .par_iter()
-        .map(|case| {
-            oracle::reference(function, &case.args)
-                .map(|c| c.value)
-                .map_err(|e| e.message)
-        })
+        .map(|case| oracle::reference_outputs(function, &case.args).map_err(|e| e.message))
         .collect();
     let paths = Path::of(function);
-    let fast: Vec<Vec<f64>> = paths
+    let fast: Vec<Vec<Vec<f64>>> = paths
         .iter()
         .map(|path| match path {
             Path::Scalar => cases
                 .iter()
-                .map(|c| oracle::fast(function, &c.args))
+                .map(|c| oracle::fast_all(function, &c.args).expect("in the fast crate"))
                 .collect(),
             Path::Slice => slice_values(function, &cases).expect("listed in Path::of"),
         })
@@ -272,12 +377,12 @@ pub fn measure(function: Function, per_stratum: usize) -> (Vec<Cell>, Vec<Refere
             })
             .collect()
     });
-    let mut cells: BTreeMap<Region, Vec<ErrorSummary<Case>>> = BTreeMap::new();
-    let mut baselines: BTreeMap<Region, ErrorSummary<Case>> = BTreeMap::new();
+    let mut cells: BTreeMap<Region, Vec<ErrorSummary<Sample>>> = BTreeMap::new();
+    let mut baselines: BTreeMap<Region, ErrorSummary<Sample>> = BTreeMap::new();
     let mut failures = Vec::new();
     for (i, (case, exact)) in cases.into_iter().zip(exact).enumerate() {
         let exact = match exact {
-            Ok(value) => value,
+            Ok(values) => values,
             Err(message) => {
                 failures.push(ReferenceFailure {
                     function,
@@ -287,20 +392,26 @@ pub fn measure(function: Function, per_stratum: usize) -> (Vec<Cell>, Vec<Refere
                 continue;
             }
         };
-        let region = Region::of_row(function, &case.args, exact);
+        let region = Region::of_row(function, &case.args, exact[0]);
         let summaries = cells
             .entry(region)
             .or_insert_with(|| paths.iter().map(|_| ErrorSummary::new(1)).collect());
         for (summary, values) in summaries.iter_mut().zip(&fast) {
-            let error = error_in_ulps(function, &case.args, values[i], exact);
-            summary.add(error, || case.clone());
+            let (error, column) = worst_column(function, &case.args, &values[i], &exact);
+            summary.add(error, || Sample {
+                case: case.clone(),
+                column,
+            });
         }
         if let Some(Some(value)) = baseline.as_ref().map(|b| b[i]) {
-            let error = error_in_ulps(function, &case.args, value, exact);
+            let error = error_in_ulps(function, &case.args, value, exact[0]);
             baselines
                 .entry(region)
                 .or_insert_with(|| ErrorSummary::new(1))
-                .add(error, || case.clone());
+                .add(error, || Sample {
+                    case: case.clone(),
+                    column: "value",
+                });
         }
     }
     let cells = cells
@@ -360,7 +471,7 @@ pub fn render(cells: &[Cell]) -> String {
     ]];
     for cell in cells {
         let worst = match cell.worst() {
-            Some((_, error, case)) if error > 0.0 => describe_args(cell.function, &case.args),
+            Some((_, error, sample)) if error > 0.0 => sample.describe(cell.function),
             _ => String::new(),
         };
         rows.push(vec![
@@ -448,9 +559,20 @@ pub fn render_markdown(cells: &[Cell]) -> String {
                 None => out.push_str(" – |"),
             }
         }
-        let general = fast_tolerance(function, Region::Central).max_ulp;
+        // The gradients' guarantee grows with |z| region by region: its range.
+        let (least, general) = Region::ALL
+            .into_iter()
+            .filter(|&r| r != Region::SigmaZero)
+            .map(|r| fast_tolerance(function, r).max_ulp)
+            .fold((f64::INFINITY, 0.0f64), |(lo, hi), b| {
+                (lo.min(b), hi.max(b))
+            });
         let sigma_zero = fast_tolerance(function, Region::SigmaZero).max_ulp;
-        let mut guarantee = format_ulps(general);
+        let mut guarantee = if least == general {
+            format_ulps(general)
+        } else {
+            format!("{}–{} by region", format_ulps(least), format_ulps(general))
+        };
         if sigma_zero != general {
             guarantee.push_str(&format!(" (σ=0: {})", format_ulps(sigma_zero)));
         }

@@ -14,9 +14,9 @@
 //! | `pbgi-lognormal` (table only) | `mu,sigma,m,s` | `value` |
 //!
 //! The fast-vs-reference table (`pbgi conformance`) covers [`Function::CONFORMANCE`], the
-//! functions with a bound in `conformance/src/tolerances.rs`: the value functions of
-//! [`Function::ALL`] that `pbgi-fast` has, and the unknown-cost variants, which are not (yet)
-//! offered by `eval`, `check` and the fixtures.
+//! functions with a bound in `conformance/src/tolerances.rs`: the functions of [`Function::ALL`]
+//! that `pbgi-fast` has (the gradients per output column), and the unknown-cost variants, which
+//! are not (yet) offered by `eval`, `check` and the fixtures.
 
 /// A function of the oracle (MATH.md names in the doc of each variant).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
@@ -79,13 +79,16 @@ impl Function {
 
     /// The functions of the fast-vs-reference table, each with its bound in
     /// `conformance/src/tolerances.rs`.
-    pub const CONFORMANCE: [Function; 9] = [
+    pub const CONFORMANCE: [Function; 12] = [
         Function::H,
         Function::LnH,
         Function::Ei,
         Function::LogEi,
         Function::Pbgi,
         Function::LogEipc,
+        Function::EiGrad,
+        Function::LogEiGrad,
+        Function::PbgiGrad,
         Function::LogEipcInv,
         Function::LogEipcExp,
         Function::PbgiLognormal,

@@ -369,6 +369,19 @@ pub fn cases(function: Function, per_stratum: usize) -> Vec<Case> {
     out
 }
 
+/// Whether the gradient `function` exists at `args` (the reference's convention): at `σ = 0`,
+/// EI = `max(y − μ, 0)` has a kink at `y = μ`, and LogEI is `−∞` for `y ≤ μ`. (What an
+/// implementation returns there is graded by the edge-case sets, `fixtures/edges/`; the
+/// fixtures keep such points as comments saying the reference gives no value.)
+pub fn differentiable(function: Function, args: &[f64]) -> bool {
+    let sigma_zero = || args[1] == 0.0;
+    match function {
+        Function::EiGrad => !(sigma_zero() && args[2] == args[0]),
+        Function::LogEiGrad => !(sigma_zero() && args[2] <= args[0]),
+        _ => true,
+    }
+}
+
 /// The log-normal `s` of point `i`: uniform on `[0, upper)`, and log-uniform on `[1, 30]` for
 /// every fourth point.
 fn log_normal_s(rng: &mut ChaCha8Rng, i: usize, upper: f64) -> f64 {

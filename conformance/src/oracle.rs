@@ -184,8 +184,8 @@ pub fn fast_all(function: Function, args: &[f64]) -> Option<Vec<f64>> {
     })
 }
 
-/// The fast crate's f64 result for a function of the fast-vs-reference table
-/// ([`Function::CONFORMANCE`]); NaN for any other (use [`fast_all`]).
+/// The fast crate's f64 result for a function with one output column that `pbgi-fast` has; NaN
+/// for any other (use [`fast_all`] for the gradients).
 pub fn fast(function: Function, args: &[f64]) -> f64 {
     match fast_all(function, args).as_deref() {
         Some([value]) => *value,

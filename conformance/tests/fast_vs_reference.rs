@@ -5,7 +5,7 @@
 //! change is also a reviewed diff (`cargo insta review`). Inputs the reference cannot answer must
 //! belong to a known failure class of the tolerance file, and every known class must still occur.
 //!
-//! Size: `cross_check::default_per_stratum` points per stratum (about 3e5 points in all), or
+//! Size: `cross_check::default_per_stratum` points per stratum (about 1.6e6 points in all), or
 //! `PBGI_CONFORMANCE_POINTS=<n>` points per function (the regression bounds were measured with
 //! `PBGI_CONFORMANCE_POINTS=1000000`; the snapshot is compared only at the default size).
 use pbgi_conformance::cross_check::{

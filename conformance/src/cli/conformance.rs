@@ -23,8 +23,8 @@ use std::process::ExitCode;
 /// Arguments of `pbgi conformance`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Only these functions (h, ln-h, ei, log-ei, pbgi, log-eipc, log-eipc-inv, log-eipc-exp,
-    /// pbgi-lognormal); default all.
+    /// Only these functions (h, ln-h, ei, log-ei, pbgi, log-eipc, ei-grad, log-ei-grad,
+    /// pbgi-grad, log-eipc-inv, log-eipc-exp, pbgi-lognormal); default all.
     #[arg(long = "function", value_parser = parse_function)]
     pub functions: Vec<Function>,
     /// Points per stratum of each input set (default: the test suite's sizes).
