@@ -106,11 +106,17 @@ mod tests {
     fn scaled_square_is_exact_beyond_the_split_range() {
         // x = 3·2^510: f·x² = 9·2^1019 = 1.125·2^1022 for f = 1/2, a single f64 (lo = 0).
         let x = 3.0 * f64::from_bits((1023 + 510) << 52);
-        assert_eq!(scaled_square(x, 0.5), (1.125 * f64::from_bits((1023 + 1022) << 52), 0.0));
+        assert_eq!(
+            scaled_square(x, 0.5),
+            (1.125 * f64::from_bits((1023 + 1022) << 52), 0.0)
+        );
         // x = (1 + 2^-30)·2^505: x²/8 = 2^1007·(1 + 2^-29 + 2^-60), the 2^-60 term in lo.
         let x = (1.0 + 2f64.powi(-30)) * f64::from_bits((1023 + 505) << 52);
         let (hi, lo) = scaled_square(x, 0.125);
-        assert_eq!(hi, (1.0 + 2f64.powi(-29)) * f64::from_bits((1023 + 1007) << 52));
+        assert_eq!(
+            hi,
+            (1.0 + 2f64.powi(-29)) * f64::from_bits((1023 + 1007) << 52)
+        );
         assert_eq!(lo, f64::from_bits((1023 + 1007 - 60) << 52));
     }
 

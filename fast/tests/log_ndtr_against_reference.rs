@@ -86,7 +86,11 @@ fn log_ndtr_within_four_ulp_region_by_region() {
             failures.push(line);
         }
     }
-    assert!(failures.is_empty(), "bound exceeded:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "bound exceeded:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
