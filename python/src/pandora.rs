@@ -40,6 +40,7 @@ pub fn pandora_solve(
             .as_deref()
             .map(|b| format::parse_exact(b).map_err(|e| format!("budget: {e}")))
             .transpose()?;
+        // The tool's default limits on the exact DP and budget solve; no progress lines.
         let mut exact = report::Exact::quiet();
         let mut value = report::instance_report(&name, &file, &tie, budget, engine, &mut exact)
             .map_err(|e| format!("{name}: {}", e.replace("--", "")))?;
