@@ -48,7 +48,8 @@ impl Path {
     /// The paths `function` has in `pbgi-fast`.
     pub fn of(function: Function) -> &'static [Path] {
         match function {
-            Function::Ei
+            Function::LogNdtr
+            | Function::Ei
             | Function::LogEi
             | Function::Pbgi
             | Function::LogEipc
@@ -237,6 +238,11 @@ fn slice_values(function: Function, cases: &[Case]) -> Option<Vec<Vec<f64>>> {
     let column = |k: usize, block: &[Case]| block.iter().map(|c| c.args[k]).collect::<Vec<f64>>();
     let n = cases.len();
     let out = match function {
+        Function::LogNdtr => {
+            let mut out = vec![f64::NAN; n];
+            pbgi_fast::log_ndtr_slice(&column(0, cases), &mut out).expect("equal lengths");
+            out.into_iter().map(|v| vec![v]).collect()
+        }
         Function::Pbgi => {
             let mut out = vec![f64::NAN; n];
             pbgi_fast::pbgi_slice(

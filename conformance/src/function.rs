@@ -79,9 +79,10 @@ impl Function {
 
     /// The functions of the fast-vs-reference table, each with its bound in
     /// `conformance/src/tolerances.rs`.
-    pub const CONFORMANCE: [Function; 12] = [
+    pub const CONFORMANCE: [Function; 13] = [
         Function::H,
         Function::LnH,
+        Function::LogNdtr,
         Function::Ei,
         Function::LogEi,
         Function::Pbgi,
