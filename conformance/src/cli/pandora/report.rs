@@ -579,7 +579,7 @@ pub fn instance_report(
 pub fn counterexample_report(spec: &str) -> Result<Value, String> {
     let (eps, delta) = spec
         .split_once(',')
-        .ok_or_else(|| format!("--counterexample: expected EPS,DELTA, got \"{spec}\""))?;
+        .ok_or_else(|| format!("--counterexample: expected EPS,DELTA, got {spec:?}"))?;
     let eps = parse_exact(eps.trim()).map_err(|e| format!("--counterexample EPS: {e}"))?;
     let delta = parse_exact(delta.trim()).map_err(|e| format!("--counterexample DELTA: {e}"))?;
     let c = counterexample(&eps, &delta).map_err(|e| format!("--counterexample: {e}"))?;
