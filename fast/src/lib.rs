@@ -22,6 +22,7 @@ mod gradients;
 mod h;
 mod log_ei;
 mod log_eipc;
+mod log_ndtr;
 mod pbgi;
 mod pbgi_start_coeffs;
 mod scaled_h;
@@ -41,6 +42,7 @@ pub use gradients::{
 pub use h::{h, ln_h};
 pub use log_ei::{log_ei, log_ei_slice};
 pub use log_eipc::{log_eipc, log_eipc_exp, log_eipc_inv, log_eipc_slice};
+pub use log_ndtr::{log_ndtr, log_ndtr_slice};
 pub use pbgi::{pbgi, pbgi_lognormal, pbgi_slice, pbgi_small_cost};
 pub use schedule::{budget_lambda, PbgiDSchedule};
 pub use stopping::{
