@@ -173,7 +173,8 @@ impl Interval {
 
     /// `ln` is increasing; a lower end ≤ 0 gives `-inf` (or NaN, never certified) there. One
     /// logarithm: `lo' = RD(ln(lo))`, and `ln(hi) = ln(lo) + ln(1 + (hi - lo)/lo) ≤ ⌈lo'⌉ +
-    /// (hi - lo)/lo` (`⌈lo'⌉` as in [`Interval::exp`]) for finite `0 < lo ≤ hi` (proof note §2).
+    /// (hi - lo)/lo` (`⌈lo'⌉` as in [`Interval::exp`]) for finite `0 < lo ≤ hi` with
+    /// `(hi - lo)/lo ≤ 2^-8`; wider intervals take two logarithms (proof note §2).
     pub fn ln(&self, p: u32) -> Interval {
         if self.lo.is_sign_negative() || self.lo.is_zero() {
             return Interval {
@@ -194,6 +195,13 @@ impl Interval {
         }
         if self.hi != self.lo {
             let relative = up(64, &up(64, &self.hi - &self.lo) / &self.lo);
+            // A wide interval: (hi - lo)/lo would overstate ln(hi); take the second logarithm.
+            if relative > Float::with_val(64, 1) >> 8u32 {
+                return Interval {
+                    lo,
+                    hi: up(p, self.hi.ln_ref()),
+                };
+            }
             hi.add_assign_round(&relative, Round::Up);
         }
         Interval { lo, hi }
@@ -285,12 +293,16 @@ mod tests {
                     e.lo,
                     e.hi
                 );
-                // Tight: e.hi ≤ exp(hi)·(1 + δ + 2^(3-p)) (e.hi/exp(hi) ≤ (1 + 2δ)/e^δ, plus
-                // two roundings).
+                // Tight: e.hi ≤ exp(hi)·(1 + 2δ)·(1 + 2^(3-p)) (e.hi/exp(hi) ≤ (1 + 2δ)/e^δ,
+                // plus three roundings).
                 let delta = up(p + 300, &iv.hi - &iv.lo);
                 if delta <= 1 && hi.is_finite() && !hi.is_zero() {
-                    let slack = up(p + 300, &delta + &(Float::with_val(64, 1) >> (p - 3)));
-                    let bound = up(p + 300, &hi * &up(p + 300, &slack + 1u32));
+                    // (1 + 2δ)·(1 + 2^(3-p)): δ is rounded up to 64 bits inside.
+                    let two_delta = up(p + 300, &delta * 2u32);
+                    let grow = up(p + 300, &two_delta + 1u32);
+                    let unit = Float::with_val(64, 1) >> (p - 3);
+                    let rounding = up(p + 300, &unit + 1u32);
+                    let bound = up(p + 300, &up(p + 300, &hi * &grow) * &rounding);
                     assert!(e.hi <= bound, "exp [{}, {}] at {p}: too wide", iv.lo, iv.hi);
                 }
             }
