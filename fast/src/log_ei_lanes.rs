@@ -12,7 +12,7 @@ use crate::tail_lanes::p_tail_sq;
 
 /// LogEI for four lanes and which lanes it settled.
 #[inline(always)]
-fn log_ei_x4<const FMA: bool>(mu: F64x4, sigma: F64x4, y: f64) -> (F64x4, Mask) {
+pub(crate) fn log_ei_x4<const FMA: bool>(mu: F64x4, sigma: F64x4, y: f64) -> (F64x4, Mask) {
     let s = standardize::<FMA>(mu, sigma, y);
     let m = ei_masks(&s, sigma);
     let big_d = s.dhi.test(|d| d.abs() >= 1e-250);
@@ -54,7 +54,12 @@ fn log_ei_x4<const FMA: bool>(mu: F64x4, sigma: F64x4, y: f64) -> (F64x4, Mask) 
 
 /// LogEIPC for four lanes (costs `cost`) and which lanes it settled.
 #[inline(always)]
-fn log_eipc_x4<const FMA: bool>(mu: F64x4, sigma: F64x4, y: f64, cost: F64x4) -> (F64x4, Mask) {
+pub(crate) fn log_eipc_x4<const FMA: bool>(
+    mu: F64x4,
+    sigma: F64x4,
+    y: f64,
+    cost: F64x4,
+) -> (F64x4, Mask) {
     let (ei, settled_ei) = ei_x4::<FMA>(mu, sigma, y);
     let ratio = ei / cost;
     let settled = core::array::from_fn(|l| {
