@@ -39,8 +39,8 @@ impl RuleParams for LogEipcMedParams {
 }
 
 /// `max_x LogEIPC_t(x) = max_x [ln EI(μ_t(x), σ_t(x); y*_t) − ln(λ c(x))]` over the unevaluated
-/// points (stopping paper, eq. 4; `pbgi_fast::log_eipc`): the PBGI/LogEIPC rule's statistic;
-/// `−∞` if every point is evaluated.
+/// points or the cube (stopping paper, eq. 4; `pbgi_fast::log_eipc`): the PBGI/LogEIPC rule's
+/// statistic; `−∞` if every point is evaluated.
 pub fn max_log_eipc(step: &StepView) -> f64 {
     stop_statistic(step, StopForm::LogEipc)
 }

@@ -81,14 +81,31 @@ pub fn gaussian_kl(m_p: f64, v_p: f64, m_q: f64, v_q: f64) -> f64 {
 /// One earlier posterior, as much of it as the statistic reads.
 #[derive(Clone)]
 struct Snapshot {
+    /// Posterior mean and sd on the finite domain (empty on the continuous cube, where the
+    /// earlier posteriors are recomputed from the leading block of the factor).
     mean: Vec<f64>,
     sd: Vec<f64>,
+    /// Observations this posterior is conditioned on.
+    observations: usize,
     /// `min_x LCB(x)` with `β` of this posterior's BO iteration index.
     min_lcb: f64,
     /// `√(β/scale_down)` used for it.
     sqrt_beta: f64,
-    /// Incumbent `y*`.
-    y_best: f64,
+    /// `min UCB` over the points evaluated by then (the incumbent `y*` when noiseless).
+    min_ucb_evaluated: f64,
+}
+
+impl Snapshot {
+    /// Mean and sd of this posterior at the `s`-th evaluated point.
+    fn at(&self, step: &StepView, s: usize) -> (f64, f64) {
+        match step.continuous {
+            Some(space) => space.mean_sd_given_first(self.observations, s),
+            None => {
+                let x = step.history_x[s];
+                (self.mean[x], self.sd[x])
+            }
+        }
+    }
 }
 
 /// SRGap-med. At step `t ≥ T₀ + 1`, with `P_{t−1}` and `P_{t−2}` the two posteriors before
@@ -135,35 +152,37 @@ impl SrGapMed {
         let p = &self.params;
         let sqrt_beta =
             (gp_ucb_beta(bo_iteration_index(step), self.dim, p.delta) / p.scale_down).sqrt();
-        let min_lcb = step
-            .mean
-            .iter()
-            .zip(step.sd)
-            .map(|(m, s)| m - sqrt_beta * s)
-            .fold(f64::INFINITY, f64::min);
+        let (mean, sd) = match step.continuous {
+            Some(_) => (Vec::new(), Vec::new()),
+            None => (step.mean.to_vec(), step.sd.to_vec()),
+        };
         Snapshot {
-            mean: step.mean.to_vec(),
-            sd: step.sd.to_vec(),
-            min_lcb,
+            mean,
+            sd,
+            observations: step.t,
+            min_lcb: step.min_lcb(sqrt_beta),
             sqrt_beta,
-            y_best: step.y_best,
+            min_ucb_evaluated: step.min_ucb_evaluated(sqrt_beta),
         }
     }
 
     /// `Δ_t` from the two posteriors before `x_t` (`new` = `P_{t−1}`, `old` = `P_{t−2}`).
     fn statistic(&self, new: &Snapshot, old: &Snapshot, step: &StepView) -> f64 {
         let t = step.history_x.len();
-        let (x_new, x_prev) = (step.history_x[t - 1], step.history_x[t - 2]);
+        let (x_new, x_prev) = (t - 1, t - 2);
         let y_prev = step.history_y[t - 2];
-        let delta_mu = (old.mean[x_prev] - new.mean[x_new]).abs();
-        let ei_diff = pbgi_fast::ei(new.mean[x_new], new.sd[x_new], y_prev);
-        let ucb_new_point = new.mean[x_new] + new.sqrt_beta * new.sd[x_new];
-        let kappa = new.y_best.min(ucb_new_point) - new.min_lcb;
-        let v_old = (old.sd[x_new] * old.sd[x_new]).max(MIN_VARIANCE);
-        let v_new = (new.sd[x_new] * new.sd[x_new]).max(MIN_VARIANCE);
+        let (new_mean, new_sd) = new.at(step, x_new);
+        let (old_mean, old_sd) = old.at(step, x_new);
+        let (old_mean_prev, _) = old.at(step, x_prev);
+        let delta_mu = (old_mean_prev - new_mean).abs();
+        let ei_diff = pbgi_fast::ei(new_mean, new_sd, y_prev);
+        let ucb_new_point = new_mean + new.sqrt_beta * new_sd;
+        let kappa = new.min_ucb_evaluated.min(ucb_new_point) - new.min_lcb;
+        let v_old = (old_sd * old_sd).max(MIN_VARIANCE);
+        let v_new = (new_sd * new_sd).max(MIN_VARIANCE);
         let kl = match self.params.kl_direction {
-            KlDirection::OldToNew => gaussian_kl(old.mean[x_new], v_old, new.mean[x_new], v_new),
-            KlDirection::NewToOld => gaussian_kl(new.mean[x_new], v_new, old.mean[x_new], v_old),
+            KlDirection::OldToNew => gaussian_kl(old_mean, v_old, new_mean, v_new),
+            KlDirection::NewToOld => gaussian_kl(new_mean, v_new, old_mean, v_old),
         };
         delta_mu + ei_diff + kappa * (0.5 * kl.max(0.0)).sqrt()
     }

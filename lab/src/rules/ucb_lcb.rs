@@ -63,7 +63,8 @@ pub fn confidence_gap(mean: &[f64], sd: &[f64], evaluated: &[bool], sqrt_beta: f
 
 /// UCB-LCB rule: at step `t`, with `β = β_i/scale_down` and `i` the BO iteration index
 /// ([`bo_iteration_index`]: BO iterations, not evaluations including the initial design),
-/// stop iff [`confidence_gap`] `< θ`. Stateless.
+/// stop iff the [`confidence_gap`] `< θ` (on the continuous cube the second minimum is found
+/// by multi-start optimisation, `StepView::min_lcb`). Stateless.
 pub struct UcbLcb {
     params: UcbLcbParams,
     dim: usize,
@@ -86,6 +87,7 @@ impl StoppingRule for UcbLcb {
     fn observe(&mut self, step: &StepView, _rng: &mut ChaCha8Rng) -> bool {
         let beta = gp_ucb_beta(bo_iteration_index(step), self.dim, self.params.delta)
             / self.params.scale_down;
-        confidence_gap(step.mean, step.sd, step.evaluated, beta.sqrt()) < self.params.threshold
+        let sqrt_beta = beta.sqrt();
+        step.min_ucb_evaluated(sqrt_beta) - step.min_lcb(sqrt_beta) < self.params.threshold
     }
 }
