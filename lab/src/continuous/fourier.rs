@@ -79,7 +79,10 @@ impl FourierPath {
         let amplitude = (kernel.outputscale * 2.0 / features as f64).sqrt();
         let mut weights = || -> Vec<f64> {
             (0..m)
-                .map(|_| amplitude * StandardNormal.sample(&mut *rng) as f64)
+                .map(|_| {
+                    let z: f64 = StandardNormal.sample(&mut *rng);
+                    amplitude * z
+                })
                 .collect()
         };
         let sine_weights = weights();

@@ -172,8 +172,7 @@ pub fn minimise(
                 if predicted < 0.0 {
                     let trial_value = f(&trial, &mut trial_g);
                     evaluations += 1;
-                    let finite =
-                        trial_value.is_finite() && trial_g.iter().all(|v| v.is_finite());
+                    let finite = trial_value.is_finite() && trial_g.iter().all(|v| v.is_finite());
                     if finite && trial_value <= value + ARMIJO * predicted {
                         accepted = Some(trial_value);
                         break;
@@ -320,7 +319,12 @@ mod tests {
             let start = vec![-1.2; d];
             let (lo, hi) = (vec![-2.0; d], vec![2.0; d]);
             let m = minimise(&mut rosenbrock, &start, &lo, &hi, &LbfgsOptions::default());
-            assert!(m.value < 1e-14, "d = {d}: f = {:e} ({:?})", m.value, m.termination);
+            assert!(
+                m.value < 1e-14,
+                "d = {d}: f = {:e} ({:?})",
+                m.value,
+                m.termination
+            );
             assert!(m.x.iter().all(|v| (v - 1.0).abs() < 1e-6), "{:?}", m.x);
         }
     }
@@ -337,7 +341,13 @@ mod tests {
             g[1] = u + 2.0 * v;
             0.5 * (2.0 * u * u + 2.0 * u * v + 2.0 * v * v)
         };
-        let m = minimise(&mut f, &[0.9, 0.9], &[0.0, 0.0], &[1.0, 1.0], &LbfgsOptions::default());
+        let m = minimise(
+            &mut f,
+            &[0.9, 0.9],
+            &[0.0, 0.0],
+            &[1.0, 1.0],
+            &LbfgsOptions::default(),
+        );
         assert_eq!(m.x[0], 0.0);
         assert!((m.x[1] - 0.3).abs() < 1e-9, "{:?} {:?}", m.x, m.termination);
     }

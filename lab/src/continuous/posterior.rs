@@ -102,7 +102,9 @@ impl ContinuousPosterior {
             return Err(format!("prior mean must be finite, got {prior_mean}"));
         }
         if !(noise.is_finite() && noise > 0.0) {
-            return Err(format!("noise variance must be finite and > 0, got {noise}"));
+            return Err(format!(
+                "noise variance must be finite and > 0, got {noise}"
+            ));
         }
         if dim == 0 || screen.len() % dim != 0 {
             return Err(format!(
@@ -223,7 +225,11 @@ impl ContinuousPosterior {
         let mut inverse_row = vec![0.0; t + 1];
         for (i, &l) in border.iter().enumerate() {
             let start = i * (i + 1) / 2;
-            axpy(l, &self.inverse[start..start + i + 1], &mut inverse_row[..=i]);
+            axpy(
+                l,
+                &self.inverse[start..start + i + 1],
+                &mut inverse_row[..=i],
+            );
         }
         inverse_row[..t].iter_mut().for_each(|v| *v = -*v / diag);
         inverse_row[t] = 1.0 / diag;
@@ -267,7 +273,11 @@ impl ContinuousPosterior {
         self.alpha.resize(t + 1, 0.0);
         for (k, &ak) in self.a.iter().enumerate() {
             let start = k * (k + 1) / 2;
-            axpy(ak, &self.inverse[start..start + k + 1], &mut self.alpha[..=k]);
+            axpy(
+                ak,
+                &self.inverse[start..start + k + 1],
+                &mut self.alpha[..=k],
+            );
         }
         Ok(())
     }

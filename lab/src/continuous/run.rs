@@ -84,18 +84,19 @@ pub fn run_bo_continuous(
         incumbent: Vec::new(),
         end: EndReason::Stopped,
     };
-    let mut evaluate = |x: &[f64], posterior: &mut ContinuousPosterior| {
-        let y = task.objective.value(x);
-        posterior.observe(x, y)?;
-        let best = record.incumbent.last().map_or(y, |&b: &f64| b.min(y));
-        record.x.extend_from_slice(x);
-        record.y.push(y);
-        record.cost.push(task.cost.value(x));
-        record.incumbent.push(best);
-        Ok::<(), String>(())
-    };
+    let evaluate =
+        |x: &[f64], posterior: &mut ContinuousPosterior, record: &mut ContinuousRecord| {
+            let y = task.objective.value(x);
+            posterior.observe(x, y)?;
+            let best = record.incumbent.last().map_or(y, |&b| b.min(y));
+            record.x.extend_from_slice(x);
+            record.y.push(y);
+            record.cost.push(task.cost.value(x));
+            record.incumbent.push(best);
+            Ok::<(), String>(())
+        };
     for x in task.initial.chunks_exact(d) {
-        evaluate(x, &mut posterior)?;
+        evaluate(x, &mut posterior, &mut record)?;
     }
     let warm = RefCell::new(WarmStarts::default());
     let lcb = Lcb::paper(d);
@@ -140,7 +141,7 @@ pub fn run_bo_continuous(
                 AcquisitionName::Ts => thompson_point(&posterior, prior_mean, config, rng)?,
             }
         };
-        evaluate(&next, &mut posterior)?;
+        evaluate(&next, &mut posterior, &mut record)?;
     }
     Ok(record)
 }

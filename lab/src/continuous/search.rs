@@ -13,9 +13,9 @@
 use super::fourier::FourierPath;
 use super::lbfgs::{minimise, LbfgsOptions};
 use super::posterior::{ContinuousPosterior, Scratch};
+use crate::bo::initial_design::scrambled_sobol;
 use crate::bo::interface::ContinuousSpace;
 use crate::bo::CostFunction;
-use crate::bo::initial_design::scrambled_sobol;
 use crate::gp::Kernel;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
@@ -162,7 +162,11 @@ pub fn best_of_local_searches(
 /// The objective's global minimum on `[0, 1]^d`, approximated as in the stopping paper's code
 /// (BoTorch's `optimize_posterior_samples`): `optimum_raw_samples` scrambled Sobol points
 /// (scramble seed from `rng`), L-BFGS from the best `optimum_restarts` of them.
-pub fn global_minimum(objective: &FourierPath, config: &SearchConfig, rng: &mut ChaCha8Rng) -> Found {
+pub fn global_minimum(
+    objective: &FourierPath,
+    config: &SearchConfig,
+    rng: &mut ChaCha8Rng,
+) -> Found {
     let d = objective.dim();
     let raw = scrambled_sobol(config.optimum_raw_samples, d, rng);
     let values: Vec<f64> = raw.chunks_exact(d).map(|x| objective.value(x)).collect();
@@ -373,8 +377,8 @@ impl<'a> Landscape<'a> {
         let mut f = |x: &[f64], g: &mut [f64]| {
             target_with_gradient(target, p, self.cost, self.y_best, x, &mut scratch, g)
         };
-        let found = best_of_local_searches(&starts, &mut f, &self.config.lbfgs()).unwrap_or_else(
-            || {
+        let found =
+            best_of_local_searches(&starts, &mut f, &self.config.lbfgs()).unwrap_or_else(|| {
                 // Every start was non-finite (cannot happen for valid posteriors and costs):
                 // report the screen's first point with an infinite value, never chosen by a
                 // rule as a stop signal.
@@ -382,8 +386,7 @@ impl<'a> Landscape<'a> {
                     x: points[..d].to_vec(),
                     value: f64::INFINITY,
                 }
-            },
-        );
+            });
         self.warm.borrow_mut().last[target.slot()] = Some(found.x.clone());
         self.found.borrow_mut().push((target, found.clone()));
         found

@@ -139,7 +139,11 @@ mod tests {
                 up[i] += h;
                 down[i] -= h;
                 let fd = (k.eval(&up, &b) - k.eval(&down, &b)) / (2.0 * h);
-                assert!((grad[i] - fd).abs() < 1e-7, "{kind:?} {i}: {} vs {fd}", grad[i]);
+                assert!(
+                    (grad[i] - fd).abs() < 1e-7,
+                    "{kind:?} {i}: {} vs {fd}",
+                    grad[i]
+                );
             }
             // At r = 0 the gradient vanishes (a maximum of the kernel).
             let value = k.eval_with_gradient(&x, &x, &mut grad);

@@ -9,6 +9,7 @@
 //! posteriors `P_{t−1}` ("new") and `P_{t−2}` ("old") that precede `x_t`, at the points `x_t`
 //! and `x_{t−1}`. This rule reproduces that exactly at step `t`: it keeps the two previous
 //! posteriors.
+use super::moving_average::{require_window, MovingAverage};
 use super::{require_positive, require_probability, FromParams, RuleContext, RuleParams};
 use crate::acquisitions::lcb::{bo_iteration_index, gp_ucb_beta};
 use crate::bo::{StepView, StoppingRule};
@@ -46,6 +47,9 @@ pub struct SrGapMedParams {
     pub scale_down: f64,
     /// Direction of the KL term: `old_to_new` (default, the paper's code) or `new_to_old`.
     pub kl_direction: KlDirection,
+    /// Compare the mean of the statistic over the last this many values (1: off; the
+    /// paper's code uses 20 in 8-D).
+    pub moving_average: usize,
 }
 
 impl Default for SrGapMedParams {
@@ -56,6 +60,7 @@ impl Default for SrGapMedParams {
             delta: 0.1,
             scale_down: 5.0,
             kl_direction: KlDirection::OldToNew,
+            moving_average: 1,
         }
     }
 }
@@ -67,7 +72,8 @@ impl RuleParams for SrGapMedParams {
             return Err("srgap_med.initial_values = 0 must be at least 1".to_string());
         }
         require_probability("srgap_med.delta", self.delta)?;
-        require_positive("srgap_med.scale_down", self.scale_down)
+        require_positive("srgap_med.scale_down", self.scale_down)?;
+        require_window("srgap_med.moving_average", self.moving_average)
     }
 }
 
@@ -123,9 +129,11 @@ impl Snapshot {
 ///   direction (default `KL(old ‖ new)`).
 ///
 /// The threshold is `χ ×` the median of the first `I` values of `Δ`; checks start with value
-/// `I + 1`, and the rule stops iff `Δ_t < threshold`.
+/// `I + 1`, and the rule stops iff `Δ_t < threshold` (with `moving_average = w > 1`: iff the
+/// mean of the last `w` values of `Δ` is; the threshold still comes from the raw values).
 pub struct SrGapMed {
     params: SrGapMedParams,
+    average: MovingAverage,
     dim: usize,
     /// `P_{t−1}` and `P_{t−2}` relative to the step being observed.
     previous: Option<Snapshot>,
@@ -138,6 +146,7 @@ impl FromParams<SrGapMedParams> for SrGapMed {
     fn from_params(params: &SrGapMedParams, context: &RuleContext) -> Self {
         Self {
             params: params.clone(),
+            average: MovingAverage::new(params.moving_average),
             dim: context.dim,
             previous: None,
             before_previous: None,
@@ -202,8 +211,9 @@ impl StoppingRule for SrGapMed {
         let snapshot = self.snapshot(step);
         self.before_previous = self.previous.replace(snapshot);
         let Some(value) = value else { return false };
+        let mean = self.average.push(value);
         match self.threshold {
-            Some(threshold) => value < threshold,
+            Some(threshold) => mean.is_some_and(|m| m < threshold),
             None => {
                 self.initial.push(value);
                 if self.initial.len() == self.params.initial_values {
