@@ -50,7 +50,12 @@ pub fn fast_tolerance(function: Function, region: Region) -> Tolerance {
             max_ulp: 4.0,
             reason: "pbgi_fast::pbgi documents <= 4 ulp of |mu| + sigma*|u|",
         },
-        (LogNdtr | EiGrad | LogEiGrad | PbgiGrad, _) => Tolerance {
+        (LogNdtr, _) => Tolerance {
+            max_ulp: 4.0,
+            reason: "pbgi_fast::log_ndtr documents <= 4 ulp over the whole domain (measured <= 3 \
+                     per region in fast/tests/log_ndtr_against_reference.rs)",
+        },
+        (EiGrad | LogEiGrad | PbgiGrad, _) => Tolerance {
             max_ulp: f64::INFINITY,
             reason: "not in the fast-vs-reference table (Function::CONFORMANCE): no bound \
                      measured in ULPs yet",

@@ -50,7 +50,6 @@ fn main() {
     let mut out = vec![0.0; n];
     let mut out2 = vec![0.0; n];
     let mut out3 = vec![0.0; n];
-    let mut out4 = vec![0.0; n];
     let mut times: Vec<(&str, f64)> = Vec::new();
 
     times.push((
@@ -102,31 +101,22 @@ fn main() {
     times.push((
         "ei_grad_slice",
         ns_per_point(n, repeats, || {
-            for i in 0..n {
-                let g = pbgi_fast::ei_grad(black_box(mu[i]), sigma[i], y);
-                (out[i], out2[i], out3[i]) = (g.value, g.d_mu, g.d_sigma);
-            }
+            pbgi_fast::ei_grad_slice(&mu, &sigma, y, &mut out, &mut out2, &mut out3).unwrap();
             black_box((&out, &out2, &out3));
         }),
     ));
     times.push((
         "log_ei_grad_slice",
         ns_per_point(n, repeats, || {
-            for i in 0..n {
-                let g = pbgi_fast::log_ei_grad(black_box(mu[i]), sigma[i], y);
-                (out[i], out2[i], out3[i]) = (g.value, g.d_mu, g.d_sigma);
-            }
+            pbgi_fast::log_ei_grad_slice(&mu, &sigma, y, &mut out, &mut out2, &mut out3).unwrap();
             black_box((&out, &out2, &out3));
         }),
     ));
     times.push((
         "pbgi_grad_slice",
         ns_per_point(n, repeats, || {
-            for i in 0..n {
-                let g = pbgi_fast::pbgi_grad(black_box(mu[i]), sigma[i], cost[i]);
-                (out[i], out2[i], out3[i], out4[i]) = (g.value, g.d_mu, g.d_sigma, g.d_cost);
-            }
-            black_box((&out, &out2, &out3, &out4));
+            pbgi_fast::pbgi_grad_slice(&mu, &sigma, &cost, &mut out, &mut out2, &mut out3).unwrap();
+            black_box((&out, &out2, &out3));
         }),
     ));
     times.push((

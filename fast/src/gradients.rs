@@ -9,6 +9,7 @@ use crate::ei::ei;
 use crate::log_ei::log_ei;
 use crate::pbgi::{pbgi, standardized_index};
 use crate::tail::p_tail;
+use crate::SliceLengthError;
 
 /// Value and gradient of EI or LogEI with respect to `μ` and `σ`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -261,4 +262,85 @@ pub fn pbgi_grad(mu: f64, sigma: f64, cost: f64) -> PbgiGrad {
         d_sigma,
         d_cost,
     }
+}
+
+/// [`ei_grad`] over slices, structure of arrays: `value[i]`, `d_mu[i]`, `d_sigma[i]` of
+/// `ei_grad(mu[i], sigma[i], y)`. No allocation.
+///
+/// # Errors
+/// [`SliceLengthError`] (and nothing written) unless all slices have equal lengths.
+pub fn ei_grad_slice(
+    mu: &[f64],
+    sigma: &[f64],
+    y: f64,
+    value: &mut [f64],
+    d_mu: &mut [f64],
+    d_sigma: &mut [f64],
+) -> Result<(), SliceLengthError> {
+    grad_slice(mu, sigma, y, value, d_mu, d_sigma, ei_grad)
+}
+
+/// [`log_ei_grad`] over slices, as [`ei_grad_slice`].
+///
+/// # Errors
+/// [`SliceLengthError`] (and nothing written) unless all slices have equal lengths.
+pub fn log_ei_grad_slice(
+    mu: &[f64],
+    sigma: &[f64],
+    y: f64,
+    value: &mut [f64],
+    d_mu: &mut [f64],
+    d_sigma: &mut [f64],
+) -> Result<(), SliceLengthError> {
+    grad_slice(mu, sigma, y, value, d_mu, d_sigma, log_ei_grad)
+}
+
+fn grad_slice(
+    mu: &[f64],
+    sigma: &[f64],
+    y: f64,
+    value: &mut [f64],
+    d_mu: &mut [f64],
+    d_sigma: &mut [f64],
+    f: fn(f64, f64, f64) -> EiGrad,
+) -> Result<(), SliceLengthError> {
+    SliceLengthError::check(&[
+        ("mu", mu.len()),
+        ("sigma", sigma.len()),
+        ("value", value.len()),
+        ("d_mu", d_mu.len()),
+        ("d_sigma", d_sigma.len()),
+    ])?;
+    for i in 0..mu.len() {
+        let g = f(mu[i], sigma[i], y);
+        (value[i], d_mu[i], d_sigma[i]) = (g.value, g.d_mu, g.d_sigma);
+    }
+    Ok(())
+}
+
+/// [`pbgi_grad`] over slices, structure of arrays (`∂g/∂μ = 1` is not written). No allocation.
+///
+/// # Errors
+/// [`SliceLengthError`] (and nothing written) unless all slices have equal lengths.
+pub fn pbgi_grad_slice(
+    mu: &[f64],
+    sigma: &[f64],
+    cost: &[f64],
+    value: &mut [f64],
+    d_sigma: &mut [f64],
+    d_cost: &mut [f64],
+) -> Result<(), SliceLengthError> {
+    SliceLengthError::check(&[
+        ("mu", mu.len()),
+        ("sigma", sigma.len()),
+        ("cost", cost.len()),
+        ("value", value.len()),
+        ("d_sigma", d_sigma.len()),
+        ("d_cost", d_cost.len()),
+    ])?;
+    for i in 0..mu.len() {
+        let g = pbgi_grad(mu[i], sigma[i], cost[i]);
+        (value[i], d_sigma[i], d_cost[i]) = (g.value, g.d_sigma, g.d_cost);
+    }
+    Ok(())
 }

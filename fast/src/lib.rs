@@ -22,6 +22,7 @@ mod gradients;
 mod h;
 mod log_ei;
 mod log_eipc;
+mod log_ndtr;
 mod pbgi;
 mod pbgi_start_coeffs;
 mod scaled_h;
@@ -34,10 +35,14 @@ mod tail_coeffs;
 pub use bisection::pbgi_bisection100;
 pub use domain::{check_argument, check_arguments, DomainError};
 pub use ei::{ei, ei_slice};
-pub use gradients::{ei_grad, log_ei_grad, pbgi_grad, EiGrad, PbgiGrad};
+pub use gradients::{
+    ei_grad, ei_grad_slice, log_ei_grad, log_ei_grad_slice, pbgi_grad, pbgi_grad_slice, EiGrad,
+    PbgiGrad,
+};
 pub use h::{h, ln_h};
 pub use log_ei::{log_ei, log_ei_slice};
 pub use log_eipc::{log_eipc, log_eipc_exp, log_eipc_inv, log_eipc_slice};
+pub use log_ndtr::{log_ndtr, log_ndtr_slice};
 pub use pbgi::{pbgi, pbgi_lognormal, pbgi_slice, pbgi_small_cost};
 pub use schedule::{budget_lambda, PbgiDSchedule};
 pub use stopping::{

@@ -171,8 +171,10 @@ impl StoppingHelper {
         self.consecutive
     }
 
-    /// Forget all checks (keeps the configuration).
+    /// Forget all checks (keeps the configuration): the window is cleared too, so the next
+    /// [`Self::moving_average`] is over the statistics observed after the reset only.
     pub fn reset(&mut self) {
+        self.window.fill(0.0);
         self.filled = 0;
         self.next = 0;
         self.checks = 0;

@@ -123,3 +123,31 @@ fn slices_match_scalar_calls_and_reject_length_mismatch() {
     assert!(pbgi_slice(&mu, &sigma[..2], &cost, &mut out).is_err());
     assert_eq!(err.to_string(), "slice lengths differ: mu=3 sigma=3 out=2");
 }
+
+#[test]
+fn gradient_slices_equal_the_scalar_gradients() {
+    let mu = [0.0, -3.0, 1e300, 2.0];
+    let sigma = [1.0, 0.5, 1e300, 0.0];
+    let cost = [0.1, 1e-8, 1e299, 0.5];
+    let n = mu.len();
+    let (mut v, mut a, mut b) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    ei_grad_slice(&mu, &sigma, -1.0, &mut v, &mut a, &mut b).unwrap();
+    for i in 0..n {
+        let g = ei_grad(mu[i], sigma[i], -1.0);
+        assert_eq!((v[i], a[i], b[i]), (g.value, g.d_mu, g.d_sigma), "{i}");
+    }
+    log_ei_grad_slice(&mu, &sigma, -1.0, &mut v, &mut a, &mut b).unwrap();
+    for i in 0..n {
+        let g = log_ei_grad(mu[i], sigma[i], -1.0);
+        assert_eq!((v[i], a[i], b[i]), (g.value, g.d_mu, g.d_sigma), "{i}");
+    }
+    pbgi_grad_slice(&mu, &sigma, &cost, &mut v, &mut a, &mut b).unwrap();
+    for i in 0..n {
+        let g = pbgi_grad(mu[i], sigma[i], cost[i]);
+        assert_eq!((v[i], a[i], b[i]), (g.value, g.d_sigma, g.d_cost), "{i}");
+    }
+    let mut short = vec![0.0; n - 1];
+    let e = ei_grad_slice(&mu, &sigma, 0.0, &mut v, &mut short, &mut b).unwrap_err();
+    assert_eq!(e.lengths[3], ("d_mu", n - 1));
+    assert!(pbgi_grad_slice(&mu, &sigma, &cost[..1], &mut v, &mut a, &mut b).is_err());
+}

@@ -124,6 +124,7 @@ pub(crate) fn ziv(
 ) -> Result<Certified, Error> {
     let mut p = acc.start_bits.max(32).min(acc.max_bits.max(32));
     loop {
+        crate::work::working(p);
         let iv = enclose(p);
         if let Some(c) = finish_enclosure(&iv, acc) {
             return Ok(c);

@@ -80,8 +80,13 @@ pub(crate) fn exact_sum(terms: &[&Float]) -> Float {
     } else {
         // Every term is a multiple of 2^bottom and the sum is below terms.len()·2^top.
         let span = top - bottom + 2 + 64 - (terms.len() as u64).leading_zeros() as i64;
+        // Callers sum doubles, midpoints of doubles, costs and bisection points of magnitude
+        // above 2^-1200 (`pbgi.rs`), so the span stays near 2^12 bits; a larger one would not
+        // be exact.
+        debug_assert!(span <= 1 << 16, "exact_sum over a {span}-bit span");
         u32::try_from(span.max(64)).unwrap_or(u32::MAX)
     };
+    crate::work::exact(prec);
     let mut sum = Float::with_val(prec.min(rug::float::prec_max()), 0);
     for t in terms {
         sum += *t;

@@ -55,6 +55,7 @@ mod log_eipc;
 mod log_ndtr;
 mod pbgi;
 mod stopping;
+pub mod work;
 
 pub use ei::{ei, ei_with};
 pub use gradients::{
@@ -67,7 +68,7 @@ pub use log_eipc::{
     log_eipc, log_eipc_exp, log_eipc_exp_with, log_eipc_inv, log_eipc_inv_with, log_eipc_with,
 };
 pub use log_ndtr::{log_ndtr, log_ndtr_with};
-pub use pbgi::{pbgi, pbgi_lognormal, pbgi_lognormal_with, pbgi_with};
+pub use pbgi::{pbgi, pbgi_bisection_with, pbgi_lognormal, pbgi_lognormal_with, pbgi_with};
 pub use stopping::{stop_decision, StopDecision};
 
 /// A certified result: `lower ≤ exact ≤ upper`, `value = RNE(exact)`.

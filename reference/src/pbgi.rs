@@ -17,6 +17,7 @@ use rug::Float;
 /// Decides `EI(μ, σ; g) > c` for every `c` in the cost enclosure (`Some(true)`), or
 /// `EI(μ, σ; g) < c` for every such `c` (`Some(false)`), at working precision `p`.
 fn exceeds_at(mu: &Float, sigma: &Float, g: &Float, cost: &Interval, p: u32) -> Option<bool> {
+    crate::work::comparison(p);
     let minus_mu = Float::with_val(mu.prec(), -mu);
     let d = exact_sum(&[g, &minus_mu]);
     // EI = max(d, 0) + σ·h(-|d|/σ), the second term strictly positive.
@@ -246,8 +247,14 @@ fn below_every_double(iv: &Interval) -> Option<Certified> {
 
 /// Splits the certified bracket `[lo, hi]` at `point` if it lies strictly inside: one
 /// certified comparison, after which `[lo, hi]` still brackets the root.
+///
+/// A nonzero point of magnitude below `2^-1100` is never tested: that region lies inside the
+/// rounding cell of `±0`, where [`below_every_double`] ends the search, and a root estimate
+/// there can be astronomically small (`-σ·h(-1e6)` for `μ + c = 0`, about `2^(-7e11)`), whose
+/// exact difference `g - μ` would span hundreds of billions of bits.
 fn split(cmp: &mut Comparer, lo: &mut Float, hi: &mut Float, point: Float) -> Result<(), Error> {
-    if *lo < point && point < *hi {
+    let negligible = crate::interval::exponent(&point).is_some_and(|e| e < -1100);
+    if *lo < point && point < *hi && !negligible {
         if cmp.exceeds(&point)? {
             *hi = point;
         } else {
@@ -454,6 +461,95 @@ fn solve(
     }
 }
 
+/// Newton's iteration on `EI(μ, σ; g) = c` from the estimate `g`, without certification (the
+/// caller certifies the result): `g ← g - (EI(g) - c)/Φ(u)`, `u = (g - μ)/σ`. `EI` is convex and
+/// increasing in `g`, so it converges from either side, quadratically: the error after a step
+/// `s` is about `C·s²`, `C = φ(u)/(2σΦ(u))`. From an estimate within a few ULP, the first step
+/// needs `EI` only to 64 bits (its relative error `2^-64` times the 2^-50 distance to the root);
+/// later steps run at `bits + 32` bits. Stops once `C·s² ≤ 2^-(bits+8)·|g|` (at most 6 steps);
+/// `None` if the iteration leaves the normal range or does not settle.
+fn newton_root(cmp: &Comparer, cost: &Float, g: f64, bits: u32) -> Option<Float> {
+    let full = bits + 32;
+    let mut g = Float::with_val(full, g);
+    let minus_mu = Float::with_val(cmp.mu.prec(), -&cmp.mu);
+    let minus_cost = Float::with_val(cost.prec(), -cost);
+    let sigma = cmp.sigma.to_f64();
+    for step_index in 0..6 {
+        let p = if step_index == 0 { 64 } else { full };
+        let d = exact_sum(&[&g, &minus_mu]);
+        // EI - c = (max(d, 0) - c) + σ·h(-|d|/σ), the first part exact: no cancellation when
+        // the root lies just below μ + c with a negligible tail (e.g. μ + c = 0).
+        let base = if d.is_sign_positive() {
+            d.clone()
+        } else {
+            Float::with_val(53, 0)
+        };
+        let exact_part = exact_sum(&[&base, &minus_cost]);
+        let tail = tail_enclosure(&d, &cmp.sigma, p);
+        let tail_mid = Float::with_val(p, &tail.lo + &tail.hi) >> 1u32;
+        let residual = Float::with_val(full, &exact_part + &tail_mid);
+        // Φ(u) = erfc(-u/√2)/2 and φ(u) in f64 are all the slope and C need.
+        let u = Float::with_val(64, &d / &cmp.sigma).to_f64();
+        let slope = 0.5 * libm::erfc(-u * std::f64::consts::FRAC_1_SQRT_2);
+        if !(slope.is_normal() && residual.is_finite()) {
+            return None;
+        }
+        let step = Float::with_val(full, &residual / slope);
+        g -= &step;
+        // A root below 2^-1100 is left to the bisection, which stops in the cell of ±0 (and
+        // `g - μ` must stay a short exact sum: see `split`).
+        if crate::interval::exponent(&g).map_or(true, |e| e < -1100) {
+            return None;
+        }
+        let density = (-0.5 * u * u).exp() * 0.398_942_280_401_432_7;
+        let curvature = density / (2.0 * sigma * slope);
+        let next_error = Float::with_val(64, step.square_ref()) * curvature;
+        let target = Float::with_val(64, g.abs_ref()) >> (bits + 8);
+        if step_index > 0 && (step.is_zero() || next_error <= target) {
+            return Some(g);
+        }
+    }
+    None
+}
+
+/// The fast path of [`pbgi_with`] (Ziv's strategy): the root certified in a bracket of relative
+/// width `2^-(bits+1)` around a Newton refinement of `pbgi_fast::pbgi`'s estimate (within a few
+/// ULP), with two certified comparisons, plus one at the rounding midpoint inside the bracket if
+/// there is one. `None` (the caller then runs [`solve`]) when the estimate or its refinement is
+/// not finite and normal, when a comparison is not decided within the precision cap, or when the
+/// bracket does not hold the root; never an uncertified answer.
+fn solve_near_estimate(cmp: &mut Comparer, estimate: f64, acc: &Accuracy) -> Option<Certified> {
+    if !estimate.is_finite() {
+        return None;
+    }
+    // The bracket ends lie 2^-(bits+2)·|root| from the root: comparisons need about that many
+    // bits to tell them apart.
+    cmp.p = cmp.p.max(acc.enclosure_bits + 28).min(cmp.cap);
+    let cost = cmp.cost.lo.clone();
+    let root = newton_root(cmp, &cost, estimate, acc.enclosure_bits)?;
+    let eps = Float::with_val(64, root.abs_ref()) >> (acc.enclosure_bits + 2);
+    let p = root.prec() + 8;
+    let (mut lo, mut hi) = (
+        Float::with_val(p, &root - &eps),
+        Float::with_val(p, &root + &eps),
+    );
+    // Certified: EI(lo) < c < EI(hi).
+    if cmp.exceeds(&lo).ok()? || !cmp.exceeds(&hi).ok()? {
+        return None;
+    }
+    if common_cell(&lo, &hi).is_none() {
+        // The bracket (much narrower than a double's cell) straddles one rounding midpoint.
+        let k = key(hi.to_f64_round(Round::Down));
+        split(cmp, &mut lo, &mut hi, cell_edge(k, false)).ok()?;
+    }
+    let iv = Interval { lo, hi };
+    let mut certified = decided(&iv, acc)?;
+    if certified.value == 0.0 && iv.hi <= 0 {
+        certified.value = -0.0;
+    }
+    Some(certified)
+}
+
 /// The standardized index `u = (g - μ)/σ`, the root of `h(u) = c/σ`, enclosed with relative
 /// width `≤ 2^-bits` (or absolute width `≤ 2^-1098` when `|u| < 2^-1099`), for `σ > 0`.
 ///
@@ -481,14 +577,32 @@ pub(crate) fn standardized_index(
         enclosure_bits: bits,
         ..*acc
     };
-    let g = solve(
+    let mut cmp = Comparer {
+        mu: Float::with_val(53, 0),
+        sigma: sigma_scaled.clone(),
+        cost: &cost_scaled,
+        cap: acc.max_bits,
+        p: acc.start_bits.max(32).min(acc.max_bits),
         function,
-        Float::with_val(53, 0),
-        sigma_scaled.clone(),
-        &cost_scaled,
-        acc.max_bits,
-        &inner,
-    )?;
+    };
+    // The fast path when σ' and c' are doubles (c' may leave f64's range: c/σ up to 2^2098).
+    let (sigma_f, cost_f) = (sigma_scaled.to_f64(), cost_scaled.lo.to_f64());
+    let estimate = if cost_f.is_normal() && cost_scaled.lo == cost_f {
+        pbgi_fast::pbgi(0.0, sigma_f, cost_f)
+    } else {
+        f64::NAN
+    };
+    let g = match solve_near_estimate(&mut cmp, estimate, &inner) {
+        Some(g) => g,
+        None => solve(
+            function,
+            Float::with_val(53, 0),
+            sigma_scaled.clone(),
+            &cost_scaled,
+            acc.max_bits,
+            &inner,
+        )?,
+    };
     let wp = bits + 16;
     Ok(Interval {
         lo: down(wp, &g.lower / &sigma_scaled),
@@ -522,6 +636,42 @@ pub fn pbgi(mu: f64, sigma: f64, cost: f64) -> Result<Certified, Error> {
 
 /// [`pbgi`] with an explicit precision policy.
 pub fn pbgi_with(mu: f64, sigma: f64, cost: f64, acc: &Accuracy) -> Result<Certified, Error> {
+    let mu = finite("mu", mu)?;
+    let sigma = non_negative("sigma", sigma)?;
+    let cost = positive("cost", cost)?;
+    widen_exponent_range();
+    let cost = Interval::point(exact(cost));
+    if sigma == 0.0 {
+        let g = exact_sum(&[&exact(mu), &cost.lo]);
+        return ziv("pbgi", acc, |_| Interval::point(g.clone()).into());
+    }
+    let mut cmp = Comparer {
+        mu: exact(mu),
+        sigma: exact(sigma),
+        cost: &cost,
+        cap: acc.max_bits,
+        p: acc.start_bits.max(32).min(acc.max_bits),
+        function: "pbgi",
+    };
+    if let Some(certified) =
+        solve_near_estimate(&mut cmp, pbgi_fast::pbgi(mu, sigma, cost.lo.to_f64()), acc)
+    {
+        return Ok(certified);
+    }
+    solve("pbgi", exact(mu), exact(sigma), &cost, acc.max_bits, acc)
+}
+
+/// [`pbgi_with`] without its fast path: the certified bisection of [`solve`] alone (bracket from
+/// the asymptotics, regula-falsi proposals, bisection over the ordered doubles). The same
+/// contract and the same results as [`pbgi_with`] (`tests/pbgi_fast_path.rs` checks identical
+/// values and overlapping enclosures); it exists as the independent path the fast path is tested
+/// against, and costs several times more.
+pub fn pbgi_bisection_with(
+    mu: f64,
+    sigma: f64,
+    cost: f64,
+    acc: &Accuracy,
+) -> Result<Certified, Error> {
     let mu = finite("mu", mu)?;
     let sigma = non_negative("sigma", sigma)?;
     let cost = positive("cost", cost)?;

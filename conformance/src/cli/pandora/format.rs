@@ -18,9 +18,11 @@
 //! `"mean"`, `"sd"`); `"name"` is optional. Unknown fields are errors. Every error names the
 //! box and field.
 use super::json::{parse, Json};
+use crate::cli::io::read_text_file;
 use pbgi_reference::pandora::{Distribution, Instance, InstanceError, PandoraBox};
 use rug::ops::Pow;
 use rug::{Integer, Rational};
+use std::path::Path;
 
 /// An instance as read from a file, with the optional box names.
 #[derive(Clone, Debug)]
@@ -276,4 +278,15 @@ pub fn read_instance(text: &str) -> Result<InstanceFile, String> {
     }
     let instance = Instance::new(boxes, outside).map_err(|e| e.to_string())?;
     Ok(InstanceFile { instance, names })
+}
+
+/// Reads an instance file: at most [`crate::cli::io::MAX_FILE_BYTES`], UTF-8 (a leading
+/// byte-order mark is dropped), then [`read_instance`]. Every error starts with the file's
+/// name, then the line and column (syntax) or the box and field (content).
+///
+/// # Errors
+/// As [`crate::cli::io::read_text_file`] and [`read_instance`].
+pub fn read_instance_file(path: &Path) -> Result<InstanceFile, String> {
+    let text = read_text_file(path)?;
+    read_instance(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
