@@ -31,9 +31,11 @@ pub struct SearchConfig {
     /// fresh raw samples per optimisation).
     pub raw_samples: usize,
     /// L-BFGS starts from the best screened points (the code: `10·d` = 80 Adam starts),
-    /// plus the previous step's optimum of the same function.
+    /// plus the previous step's optimum of the same function. Default 3: the L-BFGS runs
+    /// are most of a run's time (one start costs `O(t²)` per evaluation).
     pub restarts: usize,
-    /// Iteration cap of each L-BFGS run.
+    /// Iteration cap of each L-BFGS run (default 30; BoTorch's `gen_candidates_torch` runs
+    /// Adam for at most 50 steps).
     pub max_iterations: usize,
     /// Thompson sampling: scrambled Sobol points screened per posterior path (BoTorch's
     /// `optimize_posterior_samples` default: 1024).
@@ -57,8 +59,8 @@ impl Default for SearchConfig {
     fn default() -> Self {
         Self {
             raw_samples: 8192,
-            restarts: 8,
-            max_iterations: 50,
+            restarts: 3,
+            max_iterations: 30,
             ts_raw_samples: 1024,
             ts_restarts: 20,
             ts_features: 1024,
