@@ -134,6 +134,15 @@ fn reference_unchecked(
             .map(|g| vec![g.d_mu, g.d_sigma]),
         Function::PbgiGrad => r::pbgi_grad_with(args[0], args[1], args[2], accuracy)
             .map(|g| vec![g.d_mu, g.d_sigma, g.d_cost]),
+        Function::LogEipcInv => one(r::log_eipc_inv_with(
+            args[0], args[1], args[2], args[3], args[4], accuracy,
+        )),
+        Function::LogEipcExp => one(r::log_eipc_exp_with(
+            args[0], args[1], args[2], args[3], args[4], accuracy,
+        )),
+        Function::PbgiLognormal => one(r::pbgi_lognormal_with(
+            args[0], args[1], args[2], args[3], accuracy,
+        )),
     }
 }
 
@@ -169,11 +178,14 @@ pub fn fast_all(function: Function, args: &[f64]) -> Option<Vec<f64>> {
             let g = f::pbgi_grad(args[0], args[1], args[2]);
             vec![g.d_mu, g.d_sigma, g.d_cost]
         }
+        Function::LogEipcInv => vec![f::log_eipc_inv(args[0], args[1], args[2], args[3], args[4])],
+        Function::LogEipcExp => vec![f::log_eipc_exp(args[0], args[1], args[2], args[3], args[4])],
+        Function::PbgiLognormal => vec![f::pbgi_lognormal(args[0], args[1], args[2], args[3])],
     })
 }
 
-/// The fast crate's f64 result for a function of the fast-vs-reference table
-/// ([`Function::CONFORMANCE`]); NaN for any other (use [`fast_all`]).
+/// The fast crate's f64 result for a function with one output column that `pbgi-fast` has; NaN
+/// for any other (use [`fast_all`] for the gradients).
 pub fn fast(function: Function, args: &[f64]) -> f64 {
     match fast_all(function, args).as_deref() {
         Some([value]) => *value,

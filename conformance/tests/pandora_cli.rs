@@ -6,7 +6,9 @@ use pbgi_conformance::cli::pandora::report::{
     counterexample_report, instance_report, parse_tie, Exact,
 };
 use pbgi_conformance::cli::pandora::Engine;
-use rug::Rational;
+use rug::float::Constant;
+use rug::ops::Pow;
+use rug::{Float, Rational};
 use std::path::PathBuf;
 
 fn fixture(name: &str) -> PathBuf {
@@ -134,4 +136,83 @@ fn budget_on_a_normal_instance_is_an_error() {
     )
     .unwrap_err();
     assert!(e.contains("--budget needs a discrete instance"), "{e}");
+}
+
+fn report_of(text: &str) -> serde_json::Value {
+    let file = read_instance(text).unwrap();
+    instance_report(
+        "x",
+        &file,
+        &parse_tie("early").unwrap(),
+        None,
+        Engine::Reference,
+        &mut Exact::quiet(),
+    )
+    .unwrap()
+}
+
+/// Checks that an estimate's printed digits are supported by its error estimate: the unit of
+/// the last printed digit is at least the error (a value below the error prints as `0`), the
+/// value lies in its certified enclosure, and within the error (plus half a unit of the last
+/// digit, its rounding) of `exact` when that is known.
+fn assert_supported(estimate: &serde_json::Value, exact: Option<&Float>) {
+    let text = |key: &str| estimate[key].as_str().unwrap().to_string();
+    let float = |s: &str| Float::with_val(256, Float::parse(s).unwrap());
+    let (value, error) = (float(&text("value")), float(&text("error_estimate")));
+    let mut half_unit = Float::new(256);
+    if !value.is_zero() {
+        let shown = text("value");
+        let mantissa = shown
+            .trim_start_matches('-')
+            .split(['e', 'E'])
+            .next()
+            .unwrap();
+        let count = mantissa
+            .trim_start_matches(['0', '.'])
+            .replace('.', "")
+            .len() as i32;
+        let exponent = value.clone().abs().log10().floor().to_f64() as i32;
+        let unit = Float::with_val(256, 10).pow(exponent - count + 1);
+        assert!(
+            unit >= error,
+            "{estimate}: digits beyond the error estimate"
+        );
+        half_unit = unit / 2u32;
+    }
+    let (lower, upper) = (
+        float(&text("certified_lower")),
+        float(&text("certified_upper")),
+    );
+    assert!(lower <= value && value <= upper, "{estimate}");
+    if let Some(exact) = exact {
+        assert!(
+            Float::with_val(256, &value - exact).abs() <= error + half_unit,
+            "{estimate}: exact {exact}"
+        );
+    }
+}
+
+/// One box `N(0, sd²)` with cost `sd·1e-10` and `y0 = 0` is opened, and its objective is
+/// `−sd/√(2π) + cost` for the f64-rounded parameters (computed here in 256-bit arithmetic): at
+/// `sd = 1e-30` the report once printed −4.0757e-31 with 30 digits. A must-open symmetric box has
+/// `E[best] = 0`, which no digit of a quadrature estimate below its error may contradict.
+#[test]
+fn printed_digits_are_supported_and_right_at_every_scale() {
+    for e in [25, 30, 100, 200, 300] {
+        let (sd, cost) = (format!("1e-{e}"), format!("1e-{}", e + 10));
+        let r = report_of(&format!(
+            r#"{{"outside": 0, "boxes": [{{"cost": "{cost}", "normal": {{"mean": 0, "sd": "{sd}"}}}}]}}"#
+        ));
+        let sd = Float::with_val(256, sd.parse::<f64>().unwrap());
+        let cost = Float::with_val(256, cost.parse::<f64>().unwrap());
+        let root_two_pi = Float::with_val(256, Float::with_val(256, Constant::Pi) * 2u32).sqrt();
+        let exact = Float::with_val(256, cost - sd / root_two_pi);
+        let objective = &r["expected_objective"];
+        assert_supported(objective, Some(&exact));
+        let shown = objective["value"].as_str().unwrap();
+        assert!(shown.len() >= 30, "sd 1e-{e}: only {shown}");
+    }
+    let r = report_of(r#"{"boxes": [{"cost": 0.1, "normal": {"mean": 0, "sd": 1}}]}"#);
+    assert_supported(&r["expected_best"], Some(&Float::new(256)));
+    assert_supported(&r["expected_objective"], None);
 }

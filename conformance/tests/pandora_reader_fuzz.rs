@@ -159,6 +159,7 @@ fn odd_value() -> impl Strategy<Value = String> {
         "{\"mean\": 0, \"sd\": \"1e-400\"}",
         "{\"mean\": \"1e400\", \"sd\": 1}",
         "\"a\\u0000b\"",
+        "\"1\\n2\"",
         "[[[[[[[[[[[[]]]]]]]]]]]]",
     ])
     .prop_map(String::from)
@@ -195,7 +196,7 @@ enum Mutation {
 
 fn mutation() -> impl Strategy<Value = Mutation> {
     let field = prop::sample::select(vec![
-        "name", "cost", "values", "probs", "normal", "mean", "sd", "colour",
+        "name", "cost", "values", "probs", "normal", "mean", "sd", "colour", "a\\nb",
     ]);
     prop_oneof![
         (0usize..5, odd_value()).prop_map(|(k, v)| Mutation::Replace(k, v)),

@@ -3,9 +3,10 @@
 //! minimisation throughout).
 //!
 //! Every function is a free `f64` function; invalid input gives NaN (never a panic), slice
-//! forms return [`SliceLengthError`] on mismatched lengths. Accuracy claims are measured
-//! against the MPFR reference (`pbgi-reference`) in `fast/tests/against_reference.rs`; the
-//! error analysis is `proofs-notes/fast-error-analysis.md`.
+//! forms return [`SliceLengthError`] on mismatched lengths. Every accuracy claim is a row of
+//! the one tolerance table, `conformance/src/tolerances.rs` (the bound, why it holds, and the
+//! maximum measured against the MPFR reference `pbgi-reference` per region, on the scalar and
+//! the slice paths); the error analysis is `proofs-notes/fast-error-analysis.md`.
 //!
 //! The exact products behind that accuracy use Dekker's splitting by default; compiling with
 //! `-C target-feature=+fma` (or `-C target-cpu=native` on a CPU with FMA) switches them to

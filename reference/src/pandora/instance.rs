@@ -24,7 +24,8 @@ impl fmt::Display for InstanceError {
         if let Some(i) = self.box_index {
             write!(f, "box {i}: ")?;
         }
-        write!(f, "field \"{}\": {}", self.field, self.message)
+        // Debug quoting: a field name read from a file may hold a line break or a quote.
+        write!(f, "field {:?}: {}", self.field, self.message)
     }
 }
 

@@ -15,8 +15,8 @@
 //! decimal with optional exponent (`0.1` is `1/10`, `-2.5e-3` is `-1/400`) or a fraction
 //! `"p/q"`. `"outside"` (the value in hand, `y0`) may be omitted or `null`: then at least one
 //! box must be opened. A box is discrete (`"values"` + `"probs"`) or normal (`"normal"` with
-//! `"mean"`, `"sd"`); `"name"` is optional. Unknown fields are errors. Every error names the
-//! box and field.
+//! `"mean"`, `"sd"`); `"name"` and `"description"` are optional strings. Unknown fields are
+//! errors. Every error names the box and field, or the line and column of a syntax error.
 use super::json::{parse, Json};
 use crate::cli::io::read_text_file;
 use pbgi_reference::pandora::{Distribution, Instance, InstanceError, PandoraBox};
@@ -42,7 +42,7 @@ pub const MAX_EXPONENT: i64 = 1000;
 /// # Errors
 /// Anything else (including `inf`, `nan`, hexadecimal, spaces), with the text quoted.
 pub fn parse_exact(text: &str) -> Result<Rational, String> {
-    let bad = || format!("not an exact number (decimal or \"p/q\"): \"{text}\"");
+    let bad = || format!("not an exact number (decimal or \"p/q\"): {text:?}");
     let unsigned_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     if let Some((num, den)) = text.split_once('/') {
         let num_digits = num.strip_prefix('-').unwrap_or(num);
@@ -262,6 +262,12 @@ pub fn read_instance(text: &str) -> Result<InstanceFile, String> {
         &["description", "outside", "boxes"],
     )
     .map_err(|e| e.to_string())?;
+    if let Some(other) = get(m, "description").filter(|d| !matches!(d, Json::String(_))) {
+        return Err(format!(
+            "field \"description\": expected a string, got {}",
+            other.kind()
+        ));
+    }
     let outside = match get(m, "outside") {
         None | Some(Json::Null) => None,
         Some(v) => Some(number(v, None, "outside").map_err(|e| e.to_string())?),

@@ -302,24 +302,29 @@ fn discrete_reference(
 /// Most significant digits ever printed for a high-precision number.
 const MAX_DIGITS: usize = 30;
 
-/// Decimal digits of `x` correctly rounded in direction `round`.
+/// `count` significant decimal digits of `x` correctly rounded in direction `round`; `"0"` for
+/// zero or no digits.
 fn digits(x: &Float, count: usize, round: Round) -> String {
-    if x.is_zero() {
+    if x.is_zero() || count == 0 {
         return "0".into();
     }
     x.to_string_radix_round(10, Some(count.max(1)), round)
 }
 
 /// How many significant digits of `value` an absolute error `error` supports: the last printed
-/// digit's unit is at least `error` (at least 1, at most [`MAX_DIGITS`]).
+/// digit's unit is at least `error` (at most [`MAX_DIGITS`]). Zero when `|value|` is below
+/// `error` or zero: the value is then shown as `0`, which is as close as the error allows.
 fn supported_digits(value: &Float, error: &Float) -> usize {
     if value.is_zero() {
-        return 1;
+        return 0;
     }
     if error.is_zero() {
         return MAX_DIGITS;
     }
     let ratio = Float::with_val(64, value.abs_ref()) / error;
+    if ratio < 1 {
+        return 0;
+    }
     let decades = Float::with_val(64, ratio.log10_ref()).floor().to_f64();
     decades.clamp(1.0, MAX_DIGITS as f64) as usize
 }
@@ -579,7 +584,7 @@ pub fn instance_report(
 pub fn counterexample_report(spec: &str) -> Result<Value, String> {
     let (eps, delta) = spec
         .split_once(',')
-        .ok_or_else(|| format!("--counterexample: expected EPS,DELTA, got \"{spec}\""))?;
+        .ok_or_else(|| format!("--counterexample: expected EPS,DELTA, got {spec:?}"))?;
     let eps = parse_exact(eps.trim()).map_err(|e| format!("--counterexample EPS: {e}"))?;
     let delta = parse_exact(delta.trim()).map_err(|e| format!("--counterexample DELTA: {e}"))?;
     let c = counterexample(&eps, &delta).map_err(|e| format!("--counterexample: {e}"))?;
