@@ -53,7 +53,8 @@ fn pruned_pbgi_argmin_equals_the_full_scan() {
             history_y: &[],
             y_best: 0.0,
             cumulative_cost: 0.0,
-            posterior: &sampler,
+            posterior: Some(&sampler),
+            continuous: None,
         };
         let pruned = pbgi_argmin(&step).map(|(i, _)| i);
         assert_eq!(

@@ -53,6 +53,7 @@ const KEYS: &[&str] = &[
     "moving_average",
     "alpha",
     "beta",
+    "search",
 ];
 
 fn names_a_place(error: &str) -> bool {

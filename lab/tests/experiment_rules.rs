@@ -117,7 +117,8 @@ impl Step {
             history_y: &self.history_y,
             y_best: self.history_y.iter().copied().fold(f64::INFINITY, f64::min),
             cumulative_cost: self.history_y.len() as f64,
-            posterior,
+            posterior: Some(posterior),
+            continuous: None,
         }
     }
 }
@@ -529,6 +530,7 @@ fn logeipc_med_threshold_is_ln_eta_plus_median() {
     let params = LogEipcMedParams {
         eta: 0.5,
         initial_values: 3,
+        ..Default::default()
     };
     let mut rule = LogEipcMed::from_params(&params, &CONTEXT);
     let sampler = idle_sampler(2);
@@ -544,4 +546,61 @@ fn logeipc_med_threshold_is_ln_eta_plus_median() {
     let step = Step::new(&[0.0], vec![0.0, 0.0], vec![0.0, 1.0]);
     let value = pbgi_lab::rules::logeipc_med::max_log_eipc(&step.view(&sampler));
     assert!((value - h0.ln()).abs() < 1e-15, "{value}");
+}
+
+#[test]
+fn ucb_lcb_moving_average_tests_the_mean_gap_once_the_window_is_full() {
+    // Point 0 evaluated (y = 0); point 1 unevaluated with mean −g_k and σ = 0, so the gap at
+    // step k is exactly g_k (σ = 0: β plays no part). Gaps 0.5, 0, 0, 0.1 with θ = 0.1 and a
+    // window of 3: no decision before 3 values; means 1/6 (go on), then 0 (stop). Without the
+    // average the second step (gap 0) would already stop.
+    let gaps = [0.5, 0.0, 0.0, 0.1];
+    let decide = |window: usize| -> Vec<bool> {
+        let params = UcbLcbParams {
+            threshold: 0.1,
+            moving_average: window,
+            ..Default::default()
+        };
+        let mut rule = UcbLcb::from_params(&params, &CONTEXT);
+        let sampler = idle_sampler(2);
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        gaps.iter()
+            .map(|&g| {
+                let step = Step::new(&[0.0], vec![0.0, -g], vec![0.0, 0.0]);
+                rule.observe(&step.view(&sampler), &mut rng)
+            })
+            .collect()
+    };
+    assert_eq!(decide(3), [false, false, false, true]);
+    assert_eq!(decide(1), [false, true, true, false]);
+}
+
+#[test]
+fn logeipc_med_moving_average_compares_the_mean_with_the_raw_threshold() {
+    use pbgi_lab::rules::logeipc_med::{LogEipcMed, LogEipcMedParams};
+    // As in the test above: one point with posterior N(0, 1), incumbent 0, so the statistic
+    // is ln(h0) − ln c. Costs 1, 1 calibrate (I = 2): threshold ln η + ln h0 with η = 1/4,
+    // i.e. the statistic at cost 4. With a window of 2, cost 8 after cost 1 averages to
+    // ln h0 − (ln 8)/2 = ln h0 − ln 2.83 > threshold: go on; a second cost 8 gives ln h0 −
+    // ln 8 < threshold: stop. Without the average the first cost 8 stops.
+    let run = |window: usize| -> Vec<bool> {
+        let params = LogEipcMedParams {
+            eta: 0.25,
+            initial_values: 2,
+            moving_average: window,
+        };
+        let mut rule = LogEipcMed::from_params(&params, &CONTEXT);
+        let sampler = idle_sampler(2);
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        [1.0, 1.0, 8.0, 8.0]
+            .iter()
+            .map(|&cost| {
+                let mut step = Step::new(&[0.0], vec![0.0, 0.0], vec![0.0, 1.0]);
+                step.cost = vec![cost, cost];
+                rule.observe(&step.view(&sampler), &mut rng)
+            })
+            .collect()
+    };
+    assert_eq!(run(2), [false, false, false, true]);
+    assert_eq!(run(1), [false, false, true, true]);
 }

@@ -164,3 +164,75 @@ fn config_errors_name_the_bad_key() {
     };
     assert!(repeated.validate().unwrap_err().contains("lambdas[1]"));
 }
+
+/// A few-second run on the continuous cube: 3-D, cap 16, one sample, every cost and
+/// acquisition, every rule but PRB (with moving averages), small search budgets.
+fn tiny_cube_config() -> ExperimentConfig {
+    let text = r#"
+        samples = 1
+        initial_points = 8
+        max_evals = 16
+        costs = ["uniform", "linear", "periodic@argmin"]
+        lambdas = [0.01]
+        [rules.pbgi_logeipc]
+        moving_average = 3
+        [rules.ucb_lcb]
+        moving_average = 3
+        [rules.logeipc_med]
+        initial_values = 3
+        moving_average = 2
+        [rules.srgap_med]
+        initial_values = 3
+        [rules.gss]
+        [rules.convergence]
+        window = 3
+        [rules.fixed]
+        evaluations = 12
+        [domain]
+        kind = "cube"
+        dim = 3
+        [search]
+        raw_samples = 128
+        restarts = 2
+        max_iterations = 15
+        ts_raw_samples = 64
+        ts_restarts = 2
+        ts_features = 64
+        objective_features = 128
+        optimum_raw_samples = 256
+        optimum_restarts = 4
+    "#;
+    let config: ExperimentConfig = toml::from_str(text).unwrap();
+    config.validate().unwrap();
+    config
+}
+
+#[test]
+fn cube_runs_reach_the_cap_with_nonnegative_regret_for_any_thread_count() {
+    let config = tiny_cube_config();
+    let one = run(&config, 1);
+    assert_eq!(one, run(&config, 2));
+    assert_eq!(one.runs.len(), 3 * 4);
+    for r in &one.runs {
+        assert_eq!(r.simple_regret.len(), 16);
+        assert!(r.simple_regret.iter().all(|&s| s >= 0.0), "{r:?}");
+        assert!(r.simple_regret.windows(2).all(|w| w[1] <= w[0]));
+        assert!(r.stop.iter().all(|&t| (8..=16).contains(&t)));
+    }
+}
+
+#[test]
+fn cube_presets_and_prb_on_the_cube() {
+    let paper = ExperimentConfig::preset("paper-8d").unwrap();
+    paper.validate().unwrap();
+    assert!(paper.is_continuous());
+    assert_eq!((paper.initial_points, paper.max_evals), (18, 518));
+    let mut with_prb = tiny_cube_config();
+    with_prb
+        .rules
+        .as_mut()
+        .unwrap()
+        .insert("prb".into(), toml::Value::Table(toml::Table::new()));
+    let err = with_prb.validate().unwrap_err();
+    assert!(err.contains("rules.prb"), "{err}");
+}

@@ -14,8 +14,10 @@ impl Acquisition for Thompson {
     }
 
     fn choose(&self, step: &StepView, rng: &mut ChaCha8Rng) -> Option<usize> {
-        let mut path = Vec::with_capacity(step.posterior.n_points());
-        step.posterior.sample_paths(rng, 1, &mut path);
+        // The finite-domain loop always provides a sampler; without one there is no draw.
+        let sampler = step.posterior?;
+        let mut path = Vec::with_capacity(sampler.n_points());
+        sampler.sample_paths(rng, 1, &mut path);
         argmin_unevaluated(step, |i| path[i])
     }
 }

@@ -134,7 +134,8 @@ pub fn run_bo(
             history_y: &record.y,
             y_best: record.final_incumbent(),
             cumulative_cost: spent,
-            posterior: &posterior,
+            posterior: Some(&posterior),
+            continuous: None,
         };
         if on_step(&view, rng) == Control::Stop {
             record.end = EndReason::Stopped;

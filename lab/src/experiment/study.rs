@@ -2,6 +2,7 @@
 //! cap, and every stopping rule observes every step of that same trajectory (common random
 //! numbers: rules do not change the trajectory, so the comparison between rules is paired).
 use super::config::ExperimentConfig;
+use super::cube::run_one_on_cube;
 use crate::acquisitions::AcquisitionName;
 use crate::bo::{initial_design, run_bo, scaled_costs, Control, StepView, StoppingRule, Task};
 use crate::gp::Problem;
@@ -98,8 +99,123 @@ fn setting_key(setting: &Setting) -> u64 {
     label(setting.cost.key()) ^ setting.lambda.to_bits().rotate_left(17)
 }
 
-/// One run: BO with `acquisition` to the cap on sample `sample` of `setting`, all rules
-/// observing. `indices` are the setting's and acquisition's positions, recorded in the result.
+/// The rules of one run, each with its own random stream, and the step at which each fired.
+pub(crate) struct RuleObservers {
+    live: Vec<Box<dyn StoppingRule>>,
+    rngs: Vec<ChaCha8Rng>,
+    stop: Vec<Option<usize>>,
+}
+
+impl RuleObservers {
+    /// Fresh rules for the run keyed `run_key`.
+    pub(crate) fn new(
+        master: u64,
+        run_key: [u64; 3],
+        rules: &[(&'static str, RuleFactory)],
+    ) -> Self {
+        Self {
+            live: rules.iter().map(|(_, make)| make()).collect(),
+            rngs: rules
+                .iter()
+                .map(|(key, _)| {
+                    stream(
+                        master,
+                        &[RULE_STREAM, run_key[0], run_key[1], run_key[2], label(key)],
+                    )
+                })
+                .collect(),
+            stop: vec![None; rules.len()],
+        }
+    }
+
+    /// Every rule that has not fired observes `view`; the run always continues (rules do not
+    /// change the trajectory). Rules get their own generators: the loop's belongs to the
+    /// acquisition, so the trajectory does not depend on which rules run.
+    pub(crate) fn observe(&mut self, view: &StepView) -> Control {
+        for ((rule, rng), stopped) in self.live.iter_mut().zip(&mut self.rngs).zip(&mut self.stop) {
+            if stopped.is_none() && rule.observe(view, rng) {
+                *stopped = Some(view.t);
+            }
+        }
+        Control::Continue
+    }
+}
+
+/// The key of one run's random streams.
+pub(crate) fn run_key(setting: &Setting, sample: usize, acquisition: AcquisitionName) -> [u64; 3] {
+    [
+        setting_key(setting),
+        sample as u64,
+        label(acquisition.key()),
+    ]
+}
+
+/// The acquisition's stream of the run keyed `key`.
+pub(crate) fn acquisition_stream(master: u64, key: [u64; 3]) -> ChaCha8Rng {
+    stream(master, &[ACQUISITION_STREAM, key[0], key[1], key[2]])
+}
+
+/// The objective's stream of sample `sample` (shared by every setting and acquisition).
+pub(crate) fn objective_stream(master: u64, sample: usize) -> ChaCha8Rng {
+    stream(master, &[OBJECTIVE_STREAM, sample as u64])
+}
+
+/// The initial design's stream of sample `sample`.
+pub(crate) fn design_stream(master: u64, sample: usize) -> ChaCha8Rng {
+    stream(master, &[DESIGN_STREAM, sample as u64])
+}
+
+/// The result of a run that went to the cap: regrets against `f_min`, cumulative costs, and
+/// the rules' stopping times. Errors if the run ended before the cap.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn finish_run(
+    config: &ExperimentConfig,
+    setting: &Setting,
+    sample: usize,
+    acquisition: AcquisitionName,
+    indices: (usize, usize),
+    incumbent: &[f64],
+    costs: &[f64],
+    f_min: f64,
+    rules: &RuleObservers,
+) -> Result<RunResult, String> {
+    if incumbent.len() != config.max_evals {
+        return Err(format!(
+            "run (cost {}, λ {}, sample {sample}, {}) ended after {} evaluations instead of the \
+             cap {}",
+            setting.cost.key(),
+            setting.lambda,
+            acquisition.label(),
+            incumbent.len(),
+            config.max_evals
+        ));
+    }
+    let mut spent = 0.0;
+    let cumulative_cost = costs
+        .iter()
+        .map(|c| {
+            spent += c;
+            spent
+        })
+        .collect();
+    Ok(RunResult {
+        setting: indices.0,
+        sample,
+        acquisition: indices.1,
+        simple_regret: incumbent.iter().map(|y| y - f_min).collect(),
+        cumulative_cost,
+        fired: rules.stop.iter().map(Option::is_some).collect(),
+        stop: rules
+            .stop
+            .iter()
+            .map(|s| s.unwrap_or(config.max_evals))
+            .collect(),
+    })
+}
+
+/// One run on a finite domain: BO with `acquisition` to the cap on sample `sample` of
+/// `setting`, all rules observing. `indices` are the setting's and acquisition's positions,
+/// recorded in the result.
 pub fn run_one(
     config: &ExperimentConfig,
     problem: &Problem,
@@ -111,7 +227,7 @@ pub fn run_one(
 ) -> Result<RunResult, String> {
     let master = config.seed;
     let domain = problem.domain();
-    let mut objective_rng = stream(master, &[OBJECTIVE_STREAM, sample as u64]);
+    let mut objective_rng = objective_stream(master, sample);
     let objective = problem.sample(&mut objective_rng);
     let independent_anchor: Vec<f64> = (0..domain.dim())
         .map(|_| objective_rng.gen::<f64>())
@@ -119,7 +235,7 @@ pub fn run_one(
     let initial = initial_design(
         config.initial_points,
         domain,
-        &mut stream(master, &[DESIGN_STREAM, sample as u64]),
+        &mut design_stream(master, sample),
     );
     let cost = scaled_costs(
         domain,
@@ -134,36 +250,10 @@ pub fn run_one(
         initial: &initial,
         max_evals: config.max_evals,
     };
-    let run_key = [
-        setting_key(setting),
-        sample as u64,
-        label(acquisition.key()),
-    ];
-    let mut acquisition_rng = stream(
-        master,
-        &[ACQUISITION_STREAM, run_key[0], run_key[1], run_key[2]],
-    );
-    let mut live: Vec<Box<dyn StoppingRule>> = rules.iter().map(|(_, make)| make()).collect();
-    let mut rule_rngs: Vec<ChaCha8Rng> = rules
-        .iter()
-        .map(|(key, _)| {
-            stream(
-                master,
-                &[RULE_STREAM, run_key[0], run_key[1], run_key[2], label(key)],
-            )
-        })
-        .collect();
-    let mut stop: Vec<Option<usize>> = vec![None; rules.len()];
-    // Rules get their own generators: the shared one belongs to the acquisition, so the
-    // trajectory does not depend on which rules run.
-    let mut on_step = |view: &StepView, _shared: &mut ChaCha8Rng| {
-        for ((rule, rng), stopped) in live.iter_mut().zip(&mut rule_rngs).zip(&mut stop) {
-            if stopped.is_none() && rule.observe(view, rng) {
-                *stopped = Some(view.t);
-            }
-        }
-        Control::Continue
-    };
+    let key = run_key(setting, sample, acquisition);
+    let mut acquisition_rng = acquisition_stream(master, key);
+    let mut observers = RuleObservers::new(master, key, rules);
+    let mut on_step = |view: &StepView, _shared: &mut ChaCha8Rng| observers.observe(view);
     let built = acquisition.build(domain.dim());
     let record = run_bo(
         problem,
@@ -172,36 +262,18 @@ pub fn run_one(
         &mut acquisition_rng,
         &mut on_step,
     )?;
-    if record.n_evals() != config.max_evals {
-        return Err(format!(
-            "run (cost {}, λ {}, sample {sample}, {}) ended after {} evaluations instead of the \
-             cap {}",
-            setting.cost.key(),
-            setting.lambda,
-            acquisition.label(),
-            record.n_evals(),
-            config.max_evals
-        ));
-    }
     let f_min = objective.iter().copied().fold(f64::INFINITY, f64::min);
-    let mut spent = 0.0;
-    let cumulative_cost = record
-        .cost
-        .iter()
-        .map(|c| {
-            spent += c;
-            spent
-        })
-        .collect();
-    Ok(RunResult {
-        setting: indices.0,
+    finish_run(
+        config,
+        setting,
         sample,
-        acquisition: indices.1,
-        simple_regret: record.incumbent.iter().map(|y| y - f_min).collect(),
-        cumulative_cost,
-        fired: stop.iter().map(Option::is_some).collect(),
-        stop: stop.iter().map(|s| s.unwrap_or(config.max_evals)).collect(),
-    })
+        acquisition,
+        indices,
+        &record.incumbent,
+        &record.cost,
+        f_min,
+        &observers,
+    )
 }
 
 /// The number of runs a shard makes.
@@ -219,7 +291,10 @@ pub fn run_experiment(
     progress: &Progress,
 ) -> Result<ExperimentResults, String> {
     config.validate()?;
-    let problem = config.problem()?;
+    let problem = match config.is_continuous() {
+        true => None,
+        false => Some(config.problem()?),
+    };
     let rules = config.rule_factories()?;
     let settings = settings(config);
     let samples = shard.samples(config.samples);
@@ -234,15 +309,21 @@ pub fn run_experiment(
     let runs = pool.install(|| {
         jobs.par_iter()
             .map(|&(s, sample, a)| {
-                let result = run_one(
-                    config,
-                    &problem,
-                    &settings[s],
-                    sample,
-                    config.acquisitions[a],
-                    &rules,
-                    (s, a),
-                );
+                let acquisition = config.acquisitions[a];
+                let result = match &problem {
+                    Some(problem) => run_one(
+                        config,
+                        problem,
+                        &settings[s],
+                        sample,
+                        acquisition,
+                        &rules,
+                        (s, a),
+                    ),
+                    None => {
+                        run_one_on_cube(config, &settings[s], sample, acquisition, &rules, (s, a))
+                    }
+                };
                 progress.tick();
                 result
             })

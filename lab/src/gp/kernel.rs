@@ -65,6 +65,36 @@ impl Kernel {
         self.outputscale * self.shape_of_squared_distance(r * r)
     }
 
+    /// `k(x, b)` and its gradient in `x`, written to `grad` (length `d`).
+    ///
+    /// Matérn-5/2 with `a = √5/ℓ`: `∇ₓk = -s²·(a²/3)·(1 + a·r)·e^{-a·r}·(x - b)`; squared
+    /// exponential: `∇ₓk = -k·(x - b)/ℓ²`. Both are smooth at `r = 0` (gradient 0 there).
+    /// Accuracy: a few ULP per component, as [`Kernel::eval`].
+    pub fn eval_with_gradient(&self, x: &[f64], b: &[f64], grad: &mut [f64]) -> f64 {
+        debug_assert!(x.len() == b.len() && grad.len() == x.len());
+        let r2: f64 = x.iter().zip(b).map(|(p, q)| (p - q) * (p - q)).sum();
+        let l = self.length_scale;
+        let (value, factor) = match self.kind {
+            KernelKind::Matern52 => {
+                let a = 5.0_f64.sqrt() / l;
+                let s = a * r2.sqrt();
+                let e = (-s).exp();
+                (
+                    self.outputscale * (1.0 + s + s * s / 3.0) * e,
+                    -self.outputscale * (a * a / 3.0) * (1.0 + s) * e,
+                )
+            }
+            KernelKind::SquaredExponential => {
+                let k = self.outputscale * (-0.5 * r2 / (l * l)).exp();
+                (k, -k / (l * l))
+            }
+        };
+        for ((g, p), q) in grad.iter_mut().zip(x).zip(b) {
+            *g = factor * (p - q);
+        }
+        value
+    }
+
     fn shape_of_squared_distance(&self, r2: f64) -> f64 {
         let l = self.length_scale;
         match self.kind {
@@ -89,6 +119,38 @@ mod tests {
         let got = k.eval(&[0.3], &[0.4]);
         assert!((got - expected).abs() <= 1e-14, "{got} vs {expected}");
         assert_eq!(k.eval(&[0.7, 0.2], &[0.7, 0.2]), 1.0);
+    }
+
+    #[test]
+    fn kernel_gradients_match_central_differences() {
+        for kind in [KernelKind::Matern52, KernelKind::SquaredExponential] {
+            let k = Kernel {
+                kind,
+                length_scale: 0.1,
+                outputscale: 1.3,
+            };
+            let (x, b) = ([0.31, 0.52, 0.47], [0.27, 0.58, 0.40]);
+            let mut grad = [0.0; 3];
+            let value = k.eval_with_gradient(&x, &b, &mut grad);
+            // Two formulas for the same value: equal to a few ULP.
+            assert!((value - k.eval(&x, &b)).abs() < 4.0 * f64::EPSILON * value);
+            for i in 0..3 {
+                let h = 1e-6;
+                let (mut up, mut down) = (x, x);
+                up[i] += h;
+                down[i] -= h;
+                let fd = (k.eval(&up, &b) - k.eval(&down, &b)) / (2.0 * h);
+                assert!(
+                    (grad[i] - fd).abs() < 1e-7,
+                    "{kind:?} {i}: {} vs {fd}",
+                    grad[i]
+                );
+            }
+            // At r = 0 the gradient vanishes (a maximum of the kernel).
+            let value = k.eval_with_gradient(&x, &x, &mut grad);
+            assert_eq!(value, 1.3);
+            assert_eq!(grad, [0.0; 3]);
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod convergence;
 pub mod fixed_iteration;
 pub mod gss;
 pub mod logeipc_med;
+pub mod moving_average;
 pub mod pbgi_logeipc;
 pub mod prb;
 pub mod srgap_med;

@@ -9,7 +9,6 @@
 //! [`PracticalOptions`] adds the paper's practical devices — stabilisation, debounce, moving
 //! average — which are **outside Theorem 1** (they change `τ`); the default has none of them.
 use super::{FromParams, RuleContext, RuleParams};
-use crate::acquisitions::pbgi_argmin;
 use crate::bo::{StepView, StoppingRule};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -72,12 +71,9 @@ impl Default for PracticalOptions {
 /// `-∞` when every point has been evaluated.
 pub fn stop_statistic(step: &StepView, form: StopForm) -> f64 {
     match form {
-        StopForm::LogEipc => (0..step.evaluated.len())
-            .filter(|&i| !step.evaluated[i])
-            .map(|i| pbgi_fast::log_eipc(step.mean[i], step.sd[i], step.y_best, step.cost[i]))
-            .fold(f64::NEG_INFINITY, f64::max),
-        StopForm::Pbgi => match pbgi_argmin(step) {
-            Some((_, g)) => step.y_best - g,
+        StopForm::LogEipc => step.max_log_eipc(),
+        StopForm::Pbgi => match step.min_pbgi() {
+            Some(g) => step.y_best - g,
             None => f64::NEG_INFINITY,
         },
     }

@@ -18,7 +18,7 @@
 //! joint draws at every check.
 use super::clopper_pearson::{level_side, LevelSide};
 use super::{require_positive, require_probability, FromParams, RuleContext, RuleParams};
-use crate::bo::{PathBank, StepView, StoppingRule};
+use crate::bo::{PathBank, PosteriorSampler, StepView, StoppingRule};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
@@ -163,17 +163,21 @@ impl FromParams<PrbParams> for Prb {
 
 impl Prb {
     /// Makes the first `count` paths of this check available and returns them.
-    fn paths<'a>(&'a mut self, step: &StepView, rng: &mut ChaCha8Rng, count: usize) -> &'a [f64] {
-        let n = step.posterior.n_points();
+    fn paths<'a>(
+        &'a mut self,
+        sampler: &dyn PosteriorSampler,
+        rng: &mut ChaCha8Rng,
+        count: usize,
+    ) -> &'a [f64] {
+        let n = sampler.n_points();
         if self.params.fresh_paths {
             let have = self.fresh.len() / n;
             if count > have {
-                step.posterior
-                    .sample_paths(rng, count - have, &mut self.fresh);
+                sampler.sample_paths(rng, count - have, &mut self.fresh);
             }
             &self.fresh[..count * n]
         } else {
-            step.posterior.update_bank(rng, &mut self.bank, count);
+            sampler.update_bank(rng, &mut self.bank, count);
             &self.bank.paths[..count * n]
         }
     }
@@ -181,14 +185,15 @@ impl Prb {
     /// Number of the first `count` paths whose regret at the incumbent is at most `ε`.
     fn successes(
         &mut self,
-        step: &StepView,
+        sampler: &dyn PosteriorSampler,
+        y_best: f64,
         rng: &mut ChaCha8Rng,
         from: usize,
         count: usize,
     ) -> u64 {
-        let n = step.posterior.n_points();
-        let (epsilon, y_best) = (self.params.epsilon, step.y_best);
-        let paths = self.paths(step, rng, count);
+        let n = sampler.n_points();
+        let epsilon = self.params.epsilon;
+        let paths = self.paths(sampler, rng, count);
         paths[from * n..]
             .chunks_exact(n)
             .filter(|path| {
@@ -204,13 +209,18 @@ impl Prb {
     /// on if above, otherwise draw more; at the path cap, stop iff the estimated rate is at
     /// least `1 − δ_mod`. The per-check risk is the constant schedule `δ' = δ_est/(T − T₀)`
     /// (Wilson 2024, §5 and App. A.3), `T` the evaluation cap, `T₀` the initial design.
-    fn wilson_check(&mut self, step: &StepView, rng: &mut ChaCha8Rng) -> bool {
+    fn wilson_check(
+        &mut self,
+        sampler: &dyn PosteriorSampler,
+        y_best: f64,
+        rng: &mut ChaCha8Rng,
+    ) -> bool {
         let level = 1.0 - 0.5 * self.params.delta;
         let w = self.params.risk_decay;
         let (mut successes, mut drawn) = (0u64, 0usize);
         for j in 0..self.sizes.len() {
             let size = self.sizes[j];
-            successes += self.successes(step, rng, drawn, size);
+            successes += self.successes(sampler, y_best, rng, drawn, size);
             drawn = size;
             let risk = self.step_risk * (w - 1.0) / w * ((j + 1) as f64).powf(-w);
             match level_side(successes, drawn as u64, risk, level) {
@@ -230,15 +240,20 @@ impl StoppingRule for Prb {
         "PRB".to_string()
     }
 
+    /// Needs joint posterior paths over a finite domain; on the continuous cube (no sampler;
+    /// the experiment's configuration refuses PRB there) it never fires.
     fn observe(&mut self, step: &StepView, rng: &mut ChaCha8Rng) -> bool {
         self.fresh.clear();
+        let Some(sampler) = step.posterior else {
+            return false;
+        };
         match self.params.protocol {
-            PrbProtocol::Wilson => self.wilson_check(step, rng),
+            PrbProtocol::Wilson => self.wilson_check(sampler, step.y_best, rng),
             PrbProtocol::Paper => {
                 let count = self.next_paths;
                 self.next_paths =
                     next_sample_size(count, self.params.growth, self.params.max_paths);
-                let successes = self.successes(step, rng, 0, count);
+                let successes = self.successes(sampler, step.y_best, rng, 0, count);
                 successes as f64 / count as f64 > 1.0 - self.params.delta
             }
         }

@@ -9,6 +9,7 @@
 //! posteriors `P_{t−1}` ("new") and `P_{t−2}` ("old") that precede `x_t`, at the points `x_t`
 //! and `x_{t−1}`. This rule reproduces that exactly at step `t`: it keeps the two previous
 //! posteriors.
+use super::moving_average::{require_window, MovingAverage};
 use super::{require_positive, require_probability, FromParams, RuleContext, RuleParams};
 use crate::acquisitions::lcb::{bo_iteration_index, gp_ucb_beta};
 use crate::bo::{StepView, StoppingRule};
@@ -46,6 +47,9 @@ pub struct SrGapMedParams {
     pub scale_down: f64,
     /// Direction of the KL term: `old_to_new` (default, the paper's code) or `new_to_old`.
     pub kl_direction: KlDirection,
+    /// Compare the mean of the statistic over the last this many values (1: off; the
+    /// paper's code uses 20 in 8-D).
+    pub moving_average: usize,
 }
 
 impl Default for SrGapMedParams {
@@ -56,6 +60,7 @@ impl Default for SrGapMedParams {
             delta: 0.1,
             scale_down: 5.0,
             kl_direction: KlDirection::OldToNew,
+            moving_average: 1,
         }
     }
 }
@@ -67,7 +72,8 @@ impl RuleParams for SrGapMedParams {
             return Err("srgap_med.initial_values = 0 must be at least 1".to_string());
         }
         require_probability("srgap_med.delta", self.delta)?;
-        require_positive("srgap_med.scale_down", self.scale_down)
+        require_positive("srgap_med.scale_down", self.scale_down)?;
+        require_window("srgap_med.moving_average", self.moving_average)
     }
 }
 
@@ -81,14 +87,31 @@ pub fn gaussian_kl(m_p: f64, v_p: f64, m_q: f64, v_q: f64) -> f64 {
 /// One earlier posterior, as much of it as the statistic reads.
 #[derive(Clone)]
 struct Snapshot {
+    /// Posterior mean and sd on the finite domain (empty on the continuous cube, where the
+    /// earlier posteriors are recomputed from the leading block of the factor).
     mean: Vec<f64>,
     sd: Vec<f64>,
+    /// Observations this posterior is conditioned on.
+    observations: usize,
     /// `min_x LCB(x)` with `β` of this posterior's BO iteration index.
     min_lcb: f64,
     /// `√(β/scale_down)` used for it.
     sqrt_beta: f64,
-    /// Incumbent `y*`.
-    y_best: f64,
+    /// `min UCB` over the points evaluated by then (the incumbent `y*` when noiseless).
+    min_ucb_evaluated: f64,
+}
+
+impl Snapshot {
+    /// Mean and sd of this posterior at the `s`-th evaluated point.
+    fn at(&self, step: &StepView, s: usize) -> (f64, f64) {
+        match step.continuous {
+            Some(space) => space.mean_sd_given_first(self.observations, s),
+            None => {
+                let x = step.history_x[s];
+                (self.mean[x], self.sd[x])
+            }
+        }
+    }
 }
 
 /// SRGap-med. At step `t ≥ T₀ + 1`, with `P_{t−1}` and `P_{t−2}` the two posteriors before
@@ -106,9 +129,11 @@ struct Snapshot {
 ///   direction (default `KL(old ‖ new)`).
 ///
 /// The threshold is `χ ×` the median of the first `I` values of `Δ`; checks start with value
-/// `I + 1`, and the rule stops iff `Δ_t < threshold`.
+/// `I + 1`, and the rule stops iff `Δ_t < threshold` (with `moving_average = w > 1`: iff the
+/// mean of the last `w` values of `Δ` is; the threshold still comes from the raw values).
 pub struct SrGapMed {
     params: SrGapMedParams,
+    average: MovingAverage,
     dim: usize,
     /// `P_{t−1}` and `P_{t−2}` relative to the step being observed.
     previous: Option<Snapshot>,
@@ -121,6 +146,7 @@ impl FromParams<SrGapMedParams> for SrGapMed {
     fn from_params(params: &SrGapMedParams, context: &RuleContext) -> Self {
         Self {
             params: params.clone(),
+            average: MovingAverage::new(params.moving_average),
             dim: context.dim,
             previous: None,
             before_previous: None,
@@ -135,35 +161,37 @@ impl SrGapMed {
         let p = &self.params;
         let sqrt_beta =
             (gp_ucb_beta(bo_iteration_index(step), self.dim, p.delta) / p.scale_down).sqrt();
-        let min_lcb = step
-            .mean
-            .iter()
-            .zip(step.sd)
-            .map(|(m, s)| m - sqrt_beta * s)
-            .fold(f64::INFINITY, f64::min);
+        let (mean, sd) = match step.continuous {
+            Some(_) => (Vec::new(), Vec::new()),
+            None => (step.mean.to_vec(), step.sd.to_vec()),
+        };
         Snapshot {
-            mean: step.mean.to_vec(),
-            sd: step.sd.to_vec(),
-            min_lcb,
+            mean,
+            sd,
+            observations: step.t,
+            min_lcb: step.min_lcb(sqrt_beta),
             sqrt_beta,
-            y_best: step.y_best,
+            min_ucb_evaluated: step.min_ucb_evaluated(sqrt_beta),
         }
     }
 
     /// `Δ_t` from the two posteriors before `x_t` (`new` = `P_{t−1}`, `old` = `P_{t−2}`).
     fn statistic(&self, new: &Snapshot, old: &Snapshot, step: &StepView) -> f64 {
         let t = step.history_x.len();
-        let (x_new, x_prev) = (step.history_x[t - 1], step.history_x[t - 2]);
+        let (x_new, x_prev) = (t - 1, t - 2);
         let y_prev = step.history_y[t - 2];
-        let delta_mu = (old.mean[x_prev] - new.mean[x_new]).abs();
-        let ei_diff = pbgi_fast::ei(new.mean[x_new], new.sd[x_new], y_prev);
-        let ucb_new_point = new.mean[x_new] + new.sqrt_beta * new.sd[x_new];
-        let kappa = new.y_best.min(ucb_new_point) - new.min_lcb;
-        let v_old = (old.sd[x_new] * old.sd[x_new]).max(MIN_VARIANCE);
-        let v_new = (new.sd[x_new] * new.sd[x_new]).max(MIN_VARIANCE);
+        let (new_mean, new_sd) = new.at(step, x_new);
+        let (old_mean, old_sd) = old.at(step, x_new);
+        let (old_mean_prev, _) = old.at(step, x_prev);
+        let delta_mu = (old_mean_prev - new_mean).abs();
+        let ei_diff = pbgi_fast::ei(new_mean, new_sd, y_prev);
+        let ucb_new_point = new_mean + new.sqrt_beta * new_sd;
+        let kappa = new.min_ucb_evaluated.min(ucb_new_point) - new.min_lcb;
+        let v_old = (old_sd * old_sd).max(MIN_VARIANCE);
+        let v_new = (new_sd * new_sd).max(MIN_VARIANCE);
         let kl = match self.params.kl_direction {
-            KlDirection::OldToNew => gaussian_kl(old.mean[x_new], v_old, new.mean[x_new], v_new),
-            KlDirection::NewToOld => gaussian_kl(new.mean[x_new], v_new, old.mean[x_new], v_old),
+            KlDirection::OldToNew => gaussian_kl(old_mean, v_old, new_mean, v_new),
+            KlDirection::NewToOld => gaussian_kl(new_mean, v_new, old_mean, v_old),
         };
         delta_mu + ei_diff + kappa * (0.5 * kl.max(0.0)).sqrt()
     }
@@ -183,8 +211,9 @@ impl StoppingRule for SrGapMed {
         let snapshot = self.snapshot(step);
         self.before_previous = self.previous.replace(snapshot);
         let Some(value) = value else { return false };
+        let mean = self.average.push(value);
         match self.threshold {
-            Some(threshold) => value < threshold,
+            Some(threshold) => mean.is_some_and(|m| m < threshold),
             None => {
                 self.initial.push(value);
                 if self.initial.len() == self.params.initial_values {

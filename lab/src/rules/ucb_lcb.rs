@@ -1,6 +1,7 @@
 //! UCB-LCB (Makarova et al. 2022): stop once the confidence-bound regret bound
 //! `min_{evaluated x} UCB_t(x) − min_x LCB_t(x)` falls below a threshold (stopping paper, §4
 //! "Baselines"; the authors' code takes the first minimum over the evaluated points too).
+use super::moving_average::{require_window, MovingAverage};
 use super::{require_positive, require_probability, FromParams, RuleContext, RuleParams};
 use crate::acquisitions::lcb::{bo_iteration_index, gp_ucb_beta};
 use crate::bo::{StepView, StoppingRule};
@@ -18,6 +19,9 @@ pub struct UcbLcbParams {
     pub delta: f64,
     /// `β` is divided by this: 5 (stopping paper, App. B, same paragraph).
     pub scale_down: f64,
+    /// Compare the mean of the gap over the last this many steps (1: off; the paper's code
+    /// uses 20 in 8-D).
+    pub moving_average: usize,
 }
 
 impl Default for UcbLcbParams {
@@ -26,6 +30,7 @@ impl Default for UcbLcbParams {
             threshold: 0.01,
             delta: 0.1,
             scale_down: 5.0,
+            moving_average: 1,
         }
     }
 }
@@ -34,7 +39,8 @@ impl RuleParams for UcbLcbParams {
     fn validate(&self) -> Result<(), String> {
         require_positive("ucb_lcb.threshold", self.threshold)?;
         require_probability("ucb_lcb.delta", self.delta)?;
-        require_positive("ucb_lcb.scale_down", self.scale_down)
+        require_positive("ucb_lcb.scale_down", self.scale_down)?;
+        require_window("ucb_lcb.moving_average", self.moving_average)
     }
 }
 
@@ -63,10 +69,13 @@ pub fn confidence_gap(mean: &[f64], sd: &[f64], evaluated: &[bool], sqrt_beta: f
 
 /// UCB-LCB rule: at step `t`, with `β = β_i/scale_down` and `i` the BO iteration index
 /// ([`bo_iteration_index`]: BO iterations, not evaluations including the initial design),
-/// stop iff [`confidence_gap`] `< θ`. Stateless.
+/// stop iff the [`confidence_gap`] `< θ` (on the continuous cube the second minimum is found
+/// by multi-start optimisation, `StepView::min_lcb`). With `moving_average = w > 1` the test
+/// reads the mean gap over the last `w` steps, from the `w`-th step on.
 pub struct UcbLcb {
     params: UcbLcbParams,
     dim: usize,
+    average: MovingAverage,
 }
 
 impl FromParams<UcbLcbParams> for UcbLcb {
@@ -74,6 +83,7 @@ impl FromParams<UcbLcbParams> for UcbLcb {
         Self {
             params: params.clone(),
             dim: context.dim,
+            average: MovingAverage::new(params.moving_average),
         }
     }
 }
@@ -86,6 +96,10 @@ impl StoppingRule for UcbLcb {
     fn observe(&mut self, step: &StepView, _rng: &mut ChaCha8Rng) -> bool {
         let beta = gp_ucb_beta(bo_iteration_index(step), self.dim, self.params.delta)
             / self.params.scale_down;
-        confidence_gap(step.mean, step.sd, step.evaluated, beta.sqrt()) < self.params.threshold
+        let sqrt_beta = beta.sqrt();
+        let gap = step.min_ucb_evaluated(sqrt_beta) - step.min_lcb(sqrt_beta);
+        self.average
+            .push(gap)
+            .is_some_and(|mean| mean < self.params.threshold)
     }
 }

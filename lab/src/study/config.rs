@@ -45,13 +45,17 @@ pub enum DomainKind {
     Grid,
     /// `points` uniform points in `[0, 1]^dim`, fixed by `[domain] seed`.
     Random,
+    /// The continuous cube `[0, 1]^dim` (the experiment only): objectives are random-Fourier-
+    /// feature paths and acquisitions are optimised continuously (`[search]`); `points` and
+    /// `seed` are unused.
+    Cube,
 }
 
 /// `[domain]`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DomainConfig {
-    /// `grid` or `random`.
+    /// `grid`, `random` or `cube`.
     pub kind: DomainKind,
     /// Number of points.
     pub points: usize,
@@ -158,6 +162,11 @@ pub fn build_domain(config: &DomainConfig) -> Result<Domain, String> {
         }
         DomainKind::Random => Domain::random_cube(config.dim, config.points, config.seed)
             .map_err(|e| format!("domain: {e}")),
+        DomainKind::Cube => Err(
+            "domain.kind: `cube` (the continuous cube) is for `pbgi experiment` only; use \
+             `grid` or `random` here"
+                .into(),
+        ),
     }
 }
 
