@@ -168,4 +168,7 @@ fn log_eipc_inv_cancels_huge_terms_through_the_far_left_form() {
     assert_log_eipc_inv_near_reference(0.0, 1.0, -1e200, 0.5, 1e200, None);
     assert_log_eipc_inv_near_reference(0.0, 4.0, -4e200, 0.5, 1e200, None);
     assert_log_eipc_inv_near_reference(0.0, 3.0, -3.3e200, 0.5, 1.1e200, far);
+    // y - μ = -2^1024 overflows and z = -2^624 exactly: quartered, then the exact form.
+    let (big, sigma, x) = (2f64.powi(1023), 2f64.powi(400), 2f64.powi(624));
+    assert_log_eipc_inv_near_reference(big, sigma, -big, 0.5, x, None);
 }
