@@ -172,3 +172,18 @@ fn log_eipc_inv_cancels_huge_terms_through_the_far_left_form() {
     let (big, sigma, x) = (2f64.powi(1023), 2f64.powi(400), 2f64.powi(624));
     assert_log_eipc_inv_near_reference(big, sigma, -big, 0.5, x, None);
 }
+
+#[test]
+fn log_ei_far_left_carries_the_low_part_of_z() {
+    // z = -1.92e153/13: its low part is 0.46 ulp of z, which moves -z²/2 by 2.6 ulps of the
+    // result (z ≤ -2^500, the asymptotic form). Measured: correctly rounded; the bound is 1 ulp
+    // here (a regression bound, tighter than the documented 4) so that the low part's sign
+    // counts.
+    let (mu, sigma, y) = (0.0, 13.0, -1.920_039_995_065_115_4e153);
+    let want = pbgi_reference::log_ei(mu, sigma, y).unwrap().value;
+    let got = log_ei(mu, sigma, y);
+    assert!(ulps(got, want) <= 1, "log_ei = {got:e}, reference {want:e}");
+    // LogEI-inv where s cancels the high part of z only: the result, ≈ -x·xlo ≈ -1e304, is
+    // the low part's contribution itself (x ∈ [2.7e154, 9e161], both quarters overflow).
+    assert_log_eipc_inv_near_reference(0.0, 13.0, -1.3e161, 0.0, 1e160, None);
+}
