@@ -9,13 +9,16 @@ What is timed, per point (wall clock, 1 thread, best of REPEATS runs):
 * Arb PBGI: the same certified quantity, the root `u` of `h(u) = c/σ` by bisection on 128-bit
   arb balls: from a bracket of width ≤ 2 in `u`, 64 halvings, each deciding `h(m) ≷ c/σ` from
   the ball of `h(m)` (stopping early only if a ball cannot decide); then `g = μ + σ·u`.
-* Ours: `pbgi eval ei` and `pbgi eval pbgi` (the reference engine, the default) on a CSV of the
-  same points, from reading the CSV to writing value, lower and upper (40-digit decimals):
+* Arb LogEI: the natural logarithm of the Arb EI ball.
+* Ours: `pbgi eval ei`, `pbgi eval log-ei` and `pbgi eval pbgi` (the reference engine, the
+  default) on a CSV of the same points, from reading the CSV to writing value, lower and upper (40-digit decimals):
   the whole process's wall time divided by the number of rows (process start-up included,
   about a millisecond over all rows).
 
 Points: BO-like, seeded: σ = 10^U(−2, 2), μ = U(−1, 1); EI: z = N(0, 2); PBGI: c/σ = 10^U(−4, 1).
-Prints a table with µs per call and the ratio Arb / ours (> 1: ours is faster).
+Prints a Markdown table with µs per call and the ratio Arb / ours (> 1: ours is faster).
+With `--update-readme` it also writes the table into the project README, between the lines
+`<!-- compare_reference_vs_arb: begin -->` and `<!-- compare_reference_vs_arb: end -->`.
 """
 import math
 import os
@@ -25,11 +28,12 @@ import sys
 import tempfile
 import time
 
+import flint
 from flint import arb, ctx
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-N_EI = 4000
-N_PBGI = 400
+N_EI = 40000
+N_PBGI = 2000
 REPEATS = 3
 
 
@@ -59,6 +63,10 @@ def arb_h(z):
 def arb_ei(mu, sigma, y):
     m, s = arb(mu), arb(sigma)
     return s * arb_h((arb(y) - m) / s)
+
+
+def arb_log_ei(mu, sigma, y):
+    return arb_ei(mu, sigma, y).log()
 
 
 def arb_pbgi(mu, sigma, cost):
@@ -112,12 +120,33 @@ def ours(binary, function, header, rows):
         path = f.name
     try:
         def run():
-            with open(path) as inp:
-                subprocess.run([binary, "eval", function], stdin=inp, stdout=subprocess.DEVNULL,
-                               check=True)
+            # /dev/null opened for writing only: `pbgi eval` takes a read-write /dev/null on
+            # standard output (subprocess.DEVNULL) for a closed one and refuses to run.
+            with open(path) as inp, open(os.devnull, "w") as out:
+                subprocess.run([binary, "eval", function], stdin=inp, stdout=out, check=True)
         return best(run)
     finally:
         os.unlink(path)
+
+
+README_BEGIN = "<!-- compare_reference_vs_arb: begin -->"
+README_END = "<!-- compare_reference_vs_arb: end -->"
+
+
+def update_readme(table):
+    path = os.path.join(ROOT, "README.md")
+    with open(path) as f:
+        text = f.read()
+    if README_BEGIN not in text or README_END not in text:
+        print(f"compare_reference_vs_arb.py: error: {path} has no lines {README_BEGIN} and "
+              f"{README_END}", file=sys.stderr)
+        return 2
+    head, rest = text.split(README_BEGIN, 1)
+    _, tail = rest.split(README_END, 1)
+    with open(path, "w") as f:
+        f.write(head + README_BEGIN + "\n" + table + README_END + tail)
+    print(f"compare_reference_vs_arb.py: table written into {path}", file=sys.stderr)
+    return 0
 
 
 def main():
@@ -127,18 +156,30 @@ def main():
     SQRT_2PI = (2 * arb.pi()).sqrt()
     ei_points, pbgi_points = points()
     binary = pbgi_binary()
-    arb_ei_t = best(lambda: [arb_ei(*p) for p in ei_points]) / N_EI
-    arb_pbgi_t = best(lambda: [arb_pbgi(*p) for p in pbgi_points]) / N_PBGI
-    ours_ei_t = ours(binary, "ei", "mu,sigma,y", ei_points) / N_EI
-    ours_pbgi_t = ours(binary, "pbgi", "mu,sigma,cost", pbgi_points) / N_PBGI
-    print(f"points: {N_EI} EI, {N_PBGI} PBGI (seed 20261122); Arb: python-flint, 128-bit balls; "
-          f"ours: pbgi eval (reference engine), CSV in and out; best of {REPEATS}")
-    print()
-    print("| function | Arb µs/call | ours µs/call | Arb / ours | target |")
-    print("|---|---|---|---|---|")
-    for name, a, o, target in [("EI", arb_ei_t, ours_ei_t, "≥ 6"),
-                               ("PBGI", arb_pbgi_t, ours_pbgi_t, "≥ 30")]:
-        print(f"| {name} | {a * 1e6:.1f} | {o * 1e6:.1f} | {a / o:.2f} | {target} |")
+    rows = []
+    for name, function, header, pts, arb_f, target in [
+            ("EI", "ei", "mu,sigma,y", ei_points, arb_ei, "≥ 6"),
+            ("LogEI", "log-ei", "mu,sigma,y", ei_points, arb_log_ei, ""),
+            ("PBGI", "pbgi", "mu,sigma,cost", pbgi_points, arb_pbgi, "≥ 30")]:
+        a = best(lambda: [arb_f(*p) for p in pts]) / len(pts)
+        o = ours(binary, function, header, pts) / len(pts)
+        rows.append(f"| {name} | {a * 1e6:.1f} | {o * 1e6:.2f} | {a / o:.1f} | {target} |")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
+                            capture_output=True).stdout.strip() or "?"
+    table = "\n".join([
+        f"`bench/compare_reference_vs_arb.py` at {commit}, "
+        f"{time.strftime('%Y-%m-%d', time.gmtime())}: {N_EI} EI/LogEI and {N_PBGI} PBGI "
+        f"points (seed 20261122), best of {REPEATS}; Arb: python-flint {flint.__version__}, "
+        f"128-bit balls, Python calls; ours: `pbgi eval` (reference engine), CSV in and out "
+        f"(value, lower, upper), process start-up included.",
+        "",
+        "| function | Arb µs/call | ours µs/call | Arb / ours | target |",
+        "|---|---|---|---|---|",
+        *rows,
+    ]) + "\n"
+    print(table)
+    if "--update-readme" in sys.argv[1:]:
+        return update_readme(table)
     return 0
 
 

@@ -53,6 +53,11 @@ fn definition(function: Function) -> &'static str {
         Function::PbgiGrad => {
             "d_mu = 1, d_sigma = -phi(u)/Phi(u), d_cost = 1/Phi(u), u = (g - mu)/sigma: the gradient of PBGI (MATH.md)"
         }
+        Function::LogEipcInv => "ln EI(mu, sigma; y) - (m - s^2/2) (stopping paper, eq. 13)",
+        Function::LogEipcExp => "ln EI(mu, sigma; y) - (m + s^2/2) (stopping paper, eq. 14)",
+        Function::PbgiLognormal => {
+            "PBGI with cost E[c] = exp(m + s^2/2) (PBGI paper, B.4; MATH.md)"
+        }
     }
 }
 

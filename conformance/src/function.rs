@@ -10,9 +10,13 @@
 //! | `log-eipc` | `mu,sigma,y,cost` | `value` |
 //! | `ei-grad`, `log-ei-grad` | `mu,sigma,y` | `d_mu,d_sigma` |
 //! | `pbgi-grad` | `mu,sigma,cost` | `d_mu,d_sigma,d_cost` |
+//! | `log-eipc-inv`, `log-eipc-exp` (table only) | `mu,sigma,y,m,s` | `value` |
+//! | `pbgi-lognormal` (table only) | `mu,sigma,m,s` | `value` |
 //!
 //! The fast-vs-reference table (`pbgi conformance`) covers [`Function::CONFORMANCE`], the
-//! functions with a bound in `conformance/src/tolerances.rs`.
+//! functions with a bound in `conformance/src/tolerances.rs`: the functions of [`Function::ALL`]
+//! that `pbgi-fast` has (the gradients per output column), and the unknown-cost variants, which
+//! are not (yet) offered by `eval`, `check` and the fixtures.
 
 /// A function of the oracle (MATH.md names in the doc of each variant).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
@@ -41,11 +45,25 @@ pub enum Function {
     /// `(∂g/∂μ, ∂g/∂σ, ∂g/∂cost) = (1, −φ(u)/Φ(u), 1/Φ(u))` (MATH.md, "PBGI"). Columns
     /// `mu,sigma,cost`; outputs `d_mu,d_sigma,d_cost`.
     PbgiGrad,
+    /// LogEIPC-inv: `ln EI(μ, σ; y) − (m − s²/2)`, the cost replaced by `E[1/c]⁻¹` for
+    /// `ln c ~ N(m, s²)` (stopping paper, eq. 13; MATH.md, "Unknown (log-normal) costs").
+    /// Columns `mu,sigma,y,m,s`. In the conformance table only.
+    #[value(skip)]
+    LogEipcInv,
+    /// LogEIPC-exp: `ln EI(μ, σ; y) − (m + s²/2)`, the cost replaced by `E[c]` (stopping paper,
+    /// eq. 14). Columns `mu,sigma,y,m,s`. In the conformance table only.
+    #[value(skip)]
+    LogEipcExp,
+    /// PBGI with the cost replaced by `E[c] = exp(m + s²/2)` for `ln c ~ N(m, s²)` (PBGI paper,
+    /// B.4). Columns `mu,sigma,m,s`. In the conformance table only.
+    #[value(skip)]
+    PbgiLognormal,
 }
 
 impl Function {
-    /// Every function, in table order. (The order also seeds each function's input set in
-    /// [`crate::inputs`]: new functions go at the end.)
+    /// Every function of `eval`, `check` and the fixtures, in table order. (The declaration
+    /// order of the variants seeds each function's input set in [`crate::inputs`]: new
+    /// functions go at the end.)
     pub const ALL: [Function; 10] = [
         Function::H,
         Function::LnH,
@@ -61,13 +79,20 @@ impl Function {
 
     /// The functions of the fast-vs-reference table, each with its bound in
     /// `conformance/src/tolerances.rs`.
-    pub const CONFORMANCE: [Function; 6] = [
+    pub const CONFORMANCE: [Function; 13] = [
         Function::H,
         Function::LnH,
+        Function::LogNdtr,
         Function::Ei,
         Function::LogEi,
         Function::Pbgi,
         Function::LogEipc,
+        Function::EiGrad,
+        Function::LogEiGrad,
+        Function::PbgiGrad,
+        Function::LogEipcInv,
+        Function::LogEipcExp,
+        Function::PbgiLognormal,
     ];
 
     /// The spelling used on the command line and in fixture file names.
@@ -83,6 +108,9 @@ impl Function {
             Function::EiGrad => "ei-grad",
             Function::LogEiGrad => "log-ei-grad",
             Function::PbgiGrad => "pbgi-grad",
+            Function::LogEipcInv => "log-eipc-inv",
+            Function::LogEipcExp => "log-eipc-exp",
+            Function::PbgiLognormal => "pbgi-lognormal",
         }
     }
 
@@ -101,6 +129,8 @@ impl Function {
             }
             Function::Pbgi | Function::PbgiGrad => &["mu", "sigma", "cost"],
             Function::LogEipc => &["mu", "sigma", "y", "cost"],
+            Function::LogEipcInv | Function::LogEipcExp => &["mu", "sigma", "y", "m", "s"],
+            Function::PbgiLognormal => &["mu", "sigma", "m", "s"],
         }
     }
 
@@ -132,7 +162,7 @@ impl Function {
         match self.differentiated() {
             Function::H | Function::LnH => "z",
             Function::LogNdtr => "x",
-            Function::Pbgi => "u = (g - mu)/sigma",
+            Function::Pbgi | Function::PbgiLognormal => "u = (g - mu)/sigma",
             _ => "z = (y - mu)/sigma",
         }
     }
@@ -140,15 +170,15 @@ impl Function {
     /// The name alone of [`Function::region_variable`] (`z`, `u` or `x`).
     pub fn region_variable_name(self) -> &'static str {
         match self.differentiated() {
-            Function::Pbgi => "u",
+            Function::Pbgi | Function::PbgiLognormal => "u",
             Function::LogNdtr => "x",
             _ => "z",
         }
     }
 
     /// Checks that `args` (in [`Function::input_columns`] order) lie in the domain: every
-    /// argument finite, `sigma ≥ 0`, `cost > 0`. On failure returns the index of the offending
-    /// argument and the reason.
+    /// argument finite, `sigma ≥ 0`, `cost > 0`, `s ≥ 0`. On failure returns the index of the
+    /// offending argument and the reason.
     pub fn check_domain(self, args: &[f64]) -> Result<(), (usize, String)> {
         let columns = self.input_columns();
         debug_assert_eq!(columns.len(), args.len());
@@ -162,6 +192,9 @@ impl Function {
                 }
                 "cost" if value <= 0.0 => {
                     return Err((index, format!("cost must be > 0, got {value}")));
+                }
+                "s" if value < 0.0 => {
+                    return Err((index, format!("s must be >= 0, got {value}")));
                 }
                 _ => {}
             }
@@ -201,6 +234,10 @@ mod tests {
         assert_eq!(
             Function::H.check_domain(&[f64::NEG_INFINITY]),
             Err((0, "z must be finite, got -inf".to_string()))
+        );
+        assert_eq!(
+            Function::PbgiLognormal.check_domain(&[0.0, 1.0, 0.0, -0.5]),
+            Err((3, "s must be >= 0, got -0.5".to_string()))
         );
     }
 

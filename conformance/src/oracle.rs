@@ -134,12 +134,21 @@ fn reference_unchecked(
             .map(|g| vec![g.d_mu, g.d_sigma]),
         Function::PbgiGrad => r::pbgi_grad_with(args[0], args[1], args[2], accuracy)
             .map(|g| vec![g.d_mu, g.d_sigma, g.d_cost]),
+        Function::LogEipcInv => one(r::log_eipc_inv_with(
+            args[0], args[1], args[2], args[3], args[4], accuracy,
+        )),
+        Function::LogEipcExp => one(r::log_eipc_exp_with(
+            args[0], args[1], args[2], args[3], args[4], accuracy,
+        )),
+        Function::PbgiLognormal => one(r::pbgi_lognormal_with(
+            args[0], args[1], args[2], args[3], accuracy,
+        )),
     }
 }
 
-/// Whether `pbgi-fast` has `function` (it has every function but `log-ndtr`).
-pub fn fast_has(function: Function) -> bool {
-    function != Function::LogNdtr
+/// Whether `pbgi-fast` has `function` (it has every function of the oracle).
+pub fn fast_has(_function: Function) -> bool {
+    true
 }
 
 /// The fast crate's f64 results for `function` at `args`, one per output column; `None` for a
@@ -152,7 +161,7 @@ pub fn fast_all(function: Function, args: &[f64]) -> Option<Vec<f64>> {
     Some(match function {
         Function::H => vec![f::h(args[0])],
         Function::LnH => vec![f::ln_h(args[0])],
-        Function::LogNdtr => return None,
+        Function::LogNdtr => vec![f::log_ndtr(args[0])],
         Function::Ei => vec![f::ei(args[0], args[1], args[2])],
         Function::LogEi => vec![f::log_ei(args[0], args[1], args[2])],
         Function::Pbgi => vec![f::pbgi(args[0], args[1], args[2])],
@@ -169,11 +178,14 @@ pub fn fast_all(function: Function, args: &[f64]) -> Option<Vec<f64>> {
             let g = f::pbgi_grad(args[0], args[1], args[2]);
             vec![g.d_mu, g.d_sigma, g.d_cost]
         }
+        Function::LogEipcInv => vec![f::log_eipc_inv(args[0], args[1], args[2], args[3], args[4])],
+        Function::LogEipcExp => vec![f::log_eipc_exp(args[0], args[1], args[2], args[3], args[4])],
+        Function::PbgiLognormal => vec![f::pbgi_lognormal(args[0], args[1], args[2], args[3])],
     })
 }
 
-/// The fast crate's f64 result for a function of the fast-vs-reference table
-/// ([`Function::CONFORMANCE`]); NaN for any other (use [`fast_all`]).
+/// The fast crate's f64 result for a function with one output column that `pbgi-fast` has; NaN
+/// for any other (use [`fast_all`] for the gradients).
 pub fn fast(function: Function, args: &[f64]) -> f64 {
     match fast_all(function, args).as_deref() {
         Some([value]) => *value,

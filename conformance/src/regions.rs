@@ -1,7 +1,8 @@
 //! Regions of the standardized argument `z`, where implementations of `h` succeed or fail.
 //!
-//! `z = (y − μ)/σ` for EI, LogEI and LogEIPC; `z` itself for `h` and `ln h`; for PBGI the
-//! solution `u = (g − μ)/σ` of `h(u) = cost/σ` (from the oracle's `g`). The boundaries mark where
+//! `z = (y − μ)/σ` for EI, LogEI and the LogEIPC forms; `z` itself for `h` and `ln h`; for PBGI
+//! (also with a log-normal cost) the solution `u = (g − μ)/σ` of `h(u) = cost/σ` (from the
+//! oracle's `g`). The boundaries mark where
 //! the mathematics changes (MATH.md, "Gaussian building blocks"): the naive `zΦ(z) + φ(z)`
 //! cancels for `z ≲ −5`; `h` underflows f64 near `z ≈ −38.5`; asymptotic series take over in the
 //! far tails.
@@ -80,12 +81,14 @@ impl Region {
             Function::Ei
             | Function::LogEi
             | Function::LogEipc
+            | Function::LogEipcInv
+            | Function::LogEipcExp
             | Function::EiGrad
             | Function::LogEiGrad => {
                 let (mu, sigma, y) = (args[0], args[1], args[2]);
                 (sigma > 0.0).then(|| (y - mu) / sigma)
             }
-            Function::Pbgi => {
+            Function::Pbgi | Function::PbgiLognormal => {
                 let (mu, sigma) = (args[0], args[1]);
                 (sigma > 0.0).then(|| (oracle_value - mu) / sigma)
             }

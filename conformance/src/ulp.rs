@@ -9,6 +9,8 @@
 //! | `ln h`, `log_ei` | `|computed − exact|` in ULPs of `max(|exact|, 1)`: relative near large values, absolute (in ULPs of 1) near 0, where the logarithm's own condition number makes a relative measure meaningless |
 //! | `pbgi` | `|computed − exact|` in ULPs of `|μ| + σ·|u|` (`u = (g − μ)/σ`, so `σ·|u| = |g − μ|`): the size of the two terms of `g = μ + σ·u`, the scale at which any f64 evaluation of that sum rounds |
 //! | `log_eipc` | `|computed − exact|` in ULPs of `max(|exact|, |ln cost|, 1)`: `ln EI − ln cost` cancels near a tie, so the error is measured at the scale of the larger term |
+//! | `log_eipc_inv`, `log_eipc_exp` | `|computed − exact|` in ULPs of `max(|exact|, |LogEI|, |m ∓ s²/2|, 1)` (`LogEI = exact + (m ∓ s²/2)`): the largest of the result and the two terms it is the difference of, as for `log_eipc` |
+//! | `pbgi_lognormal` | `|computed − exact|` in ULPs of `|μ| + |g − μ| + E[c]/Φ(u)` (`E[c] = exp(m + s²/2)`, `u = (g − μ)/σ`; `E[c]` when `σ = 0`): PBGI's scale plus `g`'s sensitivity `c·∂g/∂c` to the rounding of `E[c]` (MATH.md, "PBGI", derivatives) |
 //!
 //! Matching non-finite values (`-inf` = `-inf`) score 0; a NaN, or a non-finite value where the
 //! other is finite, scores `+inf`.
@@ -82,6 +84,29 @@ pub fn error_in_ulps(function: Function, args: &[f64], computed: f64, exact: f64
             let ln_cost = args[3].ln();
             scaled_error(computed, exact, exact.abs().max(ln_cost.abs()).max(1.0))
         }
+        Function::LogEipcInv | Function::LogEipcExp => {
+            let (m, half_s2) = (args[3], 0.5 * args[4] * args[4]);
+            let ln_cost = if function == Function::LogEipcInv {
+                m - half_s2
+            } else {
+                m + half_s2
+            };
+            let log_ei = exact + ln_cost;
+            let scale = exact.abs().max(log_ei.abs()).max(ln_cost.abs()).max(1.0);
+            scaled_error(computed, exact, scale)
+        }
+        Function::PbgiLognormal => {
+            let (mu, sigma, m, s) = (args[0], args[1], args[2], args[3]);
+            let expected_cost = (m + 0.5 * s * s).exp();
+            // c·∂g/∂c = c/Φ(u) (MATH.md); Φ from libm's erfc, for the scale only.
+            let sensitivity = if sigma > 0.0 {
+                let u = (exact - mu) / sigma;
+                expected_cost / (0.5 * libm::erfc(-u * std::f64::consts::FRAC_1_SQRT_2))
+            } else {
+                expected_cost
+            };
+            scaled_error(computed, exact, mu.abs() + (exact - mu).abs() + sensitivity)
+        }
     }
 }
 
@@ -98,6 +123,10 @@ pub fn measure_description(function: Function) -> &'static str {
         Function::LnH | Function::LogEi => "|error| in ULPs of max(|exact|, 1)",
         Function::Pbgi => "|error| in ULPs of |mu| + sigma*|u| = |mu| + |g - mu|",
         Function::LogEipc => "|error| in ULPs of max(|exact|, |ln cost|, 1)",
+        Function::LogEipcInv | Function::LogEipcExp => {
+            "|error| in ULPs of max(|exact|, |LogEI|, |m -/+ s^2/2|, 1)"
+        }
+        Function::PbgiLognormal => "|error| in ULPs of |mu| + |g - mu| + E[c]/Phi(u)",
     }
 }
 

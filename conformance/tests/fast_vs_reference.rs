@@ -1,45 +1,60 @@
-//! Fast against reference over the stratified input sets: every function × region cell must be
-//! within its bound (`conformance/src/tolerances.rs`), and the measured table is kept as a
-//! snapshot so that any numeric change is a reviewed diff (`cargo insta review`). Inputs the
-//! reference cannot answer must belong to a known failure class of the tolerance file, and every
-//! known class must still occur.
-use pbgi_conformance::cross_check::{default_per_stratum, measure, render, render_failures};
+//! Fast against reference over the stratified input sets, on every path of the fast crate
+//! (scalar and slice forms): every function × region cell must be within its guarantee and its
+//! regression bound (`conformance/src/tolerances.rs`); a failure names the function, the region,
+//! the path and the worst input. The measured table is kept as a snapshot so that any numeric
+//! change is also a reviewed diff (`cargo insta review`). Inputs the reference cannot answer must
+//! belong to a known failure class of the tolerance file, and every known class must still occur.
+//!
+//! Size: `cross_check::default_per_stratum` points per stratum (about 1.6e6 points in all), or
+//! `PBGI_CONFORMANCE_POINTS=<n>` points per function (the regression bounds were measured with
+//! `PBGI_CONFORMANCE_POINTS=1000000`; the snapshot is compared only at the default size).
+use pbgi_conformance::cross_check::{
+    default_per_stratum, measure, per_stratum_for_points, render, render_failures, Cell,
+};
 use pbgi_conformance::function::Function;
 use pbgi_conformance::tolerances::{known_reference_failure, KNOWN_REFERENCE_FAILURES};
+use std::time::Instant;
+
+/// Points per function from `PBGI_CONFORMANCE_POINTS`, if set.
+fn points_from_environment() -> Option<usize> {
+    let text = std::env::var("PBGI_CONFORMANCE_POINTS").ok()?;
+    let points = text
+        .parse::<f64>()
+        .ok()
+        .filter(|p| p.is_finite() && *p >= 1.0)
+        .unwrap_or_else(|| {
+            panic!("PBGI_CONFORMANCE_POINTS must be a positive number, got {text:?}")
+        });
+    Some(points as usize)
+}
 
 #[test]
 fn conformance_table() {
-    let mut cells = Vec::new();
+    let points = points_from_environment();
+    let mut cells: Vec<Cell> = Vec::new();
     let mut failures = Vec::new();
     for function in Function::CONFORMANCE {
-        let (measured, failed) = measure(function, default_per_stratum(function));
+        let start = Instant::now();
+        let per_stratum = points.map_or(default_per_stratum(function), |p| {
+            per_stratum_for_points(function, p)
+        });
+        let (measured, failed) = measure(function, per_stratum);
+        println!(
+            "{}: {per_stratum} points per stratum, {} inputs, {:.1} s",
+            function.cli_name(),
+            measured.iter().map(Cell::count).sum::<usize>() + failed.len(),
+            start.elapsed().as_secs_f64()
+        );
         cells.extend(measured);
         failures.extend(failed);
     }
     let table = render(&cells);
     println!("{table}");
-    let failing: Vec<String> = cells
-        .iter()
-        .filter(|c| !c.passes())
-        .map(|c| {
-            let worst = c.errors.worst().first().map(|(_, case)| {
-                pbgi_conformance::cross_check::describe_args(c.function, &case.args)
-            });
-            format!(
-                "{} in {}: max {} ULP > bound {} ({}); worst input {}",
-                c.function.cli_name(),
-                c.region.label(),
-                c.errors.max(),
-                c.tolerance.max_ulp,
-                c.tolerance.reason,
-                worst.unwrap_or_default()
-            )
-        })
-        .collect();
+    let violations: Vec<String> = cells.iter().flat_map(Cell::violations).collect();
     assert!(
-        failing.is_empty(),
+        violations.is_empty(),
         "bounds exceeded:\n{}\n\n{table}",
-        failing.join("\n")
+        violations.join("\n")
     );
 
     let unexpected: Vec<_> = failures
@@ -69,10 +84,12 @@ fn conformance_table() {
             known.function.cli_name()
         );
     }
-    let report = format!(
-        "{table}\nreference failures (known classes, not in the table): {}\n{}",
-        failures.len(),
-        render_failures(&failures)
-    );
-    insta::assert_snapshot!("conformance_table", report);
+    if points.is_none() {
+        let report = format!(
+            "{table}\nreference failures (known classes, not in the table): {}\n{}",
+            failures.len(),
+            render_failures(&failures)
+        );
+        insta::assert_snapshot!("conformance_table", report);
+    }
 }

@@ -4,13 +4,14 @@
 //! Dyadic discrete instances (values `k/4`, probabilities `w/16`, costs `k/8`) are exactly
 //! representable in f64, and then an exact index that equals an atom is dyadic too, so f64
 //! computes it exactly: ties are the same in both crates and the comparison is tight.
+use pbgi_conformance::cli::pandora::ties::ExactTies;
 use pbgi_fast::pandora as fast;
 use pbgi_reference::pandora as exact;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rug::{Float, Rational};
+use rug::Rational;
 
 /// Relative tolerance of fast-vs-exact expected cost and objective on dyadic discrete
 /// instances (sums/products of ≤ 6·4 terms: observed ≤ 1e-15).
@@ -129,7 +130,7 @@ fn build(raw: &[RawBox], outside: Option<i64>) -> (exact::Instance, fast::Instan
 }
 
 fn to_f64(x: &Rational) -> f64 {
-    Float::with_val(53, x).to_f64()
+    exact::nearest_f64(x)
 }
 
 fn close(a: f64, b: f64, rel: f64) -> bool {
@@ -206,9 +207,10 @@ fn fast_matches_reference_with_normal_boxes() {
                 // An index inseparable from an atom at 2^-200 never happens with these inputs.
                 Err(err) => return Err(TestCaseError::fail(err.to_string())),
             };
-            let (indices, order) = fast::policy_order(&f);
-            prop_assert_eq!(&order, &general.order, "order differs");
-            for (g_fast, g_ref) in indices.iter().zip(&general.indices) {
+            let ties = ExactTies::new(&e).unwrap();
+            let policy = fast::IndexPolicy::with_resolver(&f, &ties);
+            prop_assert_eq!(policy.order(), &general.order[..], "order differs");
+            for (g_fast, g_ref) in policy.indices().iter().zip(&general.indices) {
                 prop_assert!(
                     close(*g_fast, g_ref.value, 16.0 * f64::EPSILON),
                     "index {} vs {}",
@@ -216,7 +218,7 @@ fn fast_matches_reference_with_normal_boxes() {
                     g_ref.value
                 );
             }
-            let fe = fast::Evaluation::of(&f, fast::Tie::Early);
+            let fe = fast::Evaluation::of_policy(&policy, fast::Tie::Early);
             prop_assert!(
                 close(
                     fe.expected_cost,
@@ -308,4 +310,141 @@ fn simulator_agrees_with_exact_formulas() {
             );
         }
     }
+}
+
+/// A discrete box written in decimals and small fractions, as a user would: values `k/d`
+/// (`d ∈ {1, 3, 5, 10}`), probabilities from integer weights (any denominator), cost `k/10`.
+/// Rounding them to f64 moves exact ties (frequent here) apart by an ulp or so.
+fn decimal_box() -> impl Strategy<Value = (i64, Vec<(i64, i64)>, Vec<u32>)> {
+    (
+        1i64..=15,
+        prop::collection::vec(
+            (-10i64..=10, prop::sample::select(vec![1i64, 3, 5, 10])),
+            1..=4,
+        ),
+        prop::collection::vec(1u32..=7, 4),
+    )
+}
+
+fn decimal_instance(
+    raw: &[(i64, Vec<(i64, i64)>, Vec<u32>)],
+    outside: Option<(i64, i64)>,
+) -> (exact::Instance, fast::Instance) {
+    let (mut e, mut f) = (Vec::new(), Vec::new());
+    for (i, (cost, values, weights)) in raw.iter().enumerate() {
+        let mut values: Vec<Rational> = values
+            .iter()
+            .map(|&(k, d)| Rational::from((k, d)))
+            .collect();
+        values.sort();
+        values.dedup();
+        let weights = &weights[..values.len()];
+        let total: u32 = weights.iter().sum();
+        let probs: Vec<Rational> = weights
+            .iter()
+            .map(|&w| Rational::from((w, total)))
+            .collect();
+        let cost = Rational::from((*cost, 10));
+        let near = |xs: &[Rational]| xs.iter().map(exact::nearest_f64).collect::<Vec<_>>();
+        f.push(
+            fast::PandoraBox::discrete(
+                exact::nearest_f64(&cost),
+                &near(&values),
+                &near(&probs),
+                Some(i),
+            )
+            .unwrap(),
+        );
+        e.push(exact::PandoraBox::discrete(cost, values, probs, Some(i)).unwrap());
+    }
+    let y0 = outside.map(|(k, d)| Rational::from((k, d)));
+    let y0_f = y0.as_ref().map(exact::nearest_f64);
+    (
+        exact::Instance::new(e, y0).unwrap(),
+        fast::Instance::new(f, y0_f).unwrap(),
+    )
+}
+
+/// On instances written in decimals (ties everywhere, none exact in f64) the f64 engine follows
+/// the exact policy: same opening order and expected cost within `DISCRETE_RELATIVE`, under
+/// every tie rule, both when near ties are decided by the exact instance (`ExactTies`, as the
+/// `pbgi` tool does) and when they are simply treated as ties (the default: with these
+/// denominators distinct exact values are far apart, so every near tie is an exact tie).
+#[test]
+fn fast_follows_the_exact_policy_on_decimal_instances() {
+    let seed = seed();
+    let strategy = (
+        prop::collection::vec(decimal_box(), 1..=5),
+        prop::option::of((-10i64..=10, prop::sample::select(vec![1i64, 3, 5, 10]))),
+    );
+    let resolved = std::cell::Cell::new(0usize);
+    let worst = std::cell::Cell::new(0.0f64);
+    runner(300, seed)
+        .run(&strategy, |(raw, outside)| {
+            let (e, f) = decimal_instance(&raw, outside);
+            let policy = exact::IndexPolicy::new(&e).unwrap();
+            let ties = ExactTies::new(&e).unwrap();
+            // The f64 index is within its stated error bound of the exact index.
+            let fast_indices = fast::IndexPolicy::new(&f);
+            for (i, g) in policy.indices().iter().enumerate() {
+                let got = Rational::from_f64(fast_indices.indices()[i]).unwrap();
+                let error = Rational::from(&got - g).abs();
+                let bound = fast_indices.error_bound(fast::Key::Index(i));
+                let ratio = exact::nearest_f64(&error) / bound;
+                worst.set(worst.get().max(ratio));
+                prop_assert!(
+                    ratio <= 1.0,
+                    "box {}: index off by {} > bound {}",
+                    i,
+                    error,
+                    bound
+                );
+            }
+            for fast_policy in [
+                fast::IndexPolicy::with_resolver(&f, &ties),
+                fast::IndexPolicy::new(&f),
+            ] {
+                prop_assert_eq!(fast_policy.order(), policy.order(), "order differs");
+                for (et, ft) in [
+                    (exact::Tie::Early, fast::Tie::Early),
+                    (exact::Tie::Late, fast::Tie::Late),
+                    (
+                        exact::Tie::Mixture(Rational::from((1, 3))),
+                        fast::Tie::Mixture(1.0 / 3.0),
+                    ),
+                ] {
+                    let want = exact::evaluate(&e, &policy, &et).unwrap();
+                    let got = fast::Evaluation::of_policy(&fast_policy, ft);
+                    prop_assert!(
+                        close(
+                            got.expected_cost,
+                            to_f64(&want.expected_cost),
+                            DISCRETE_RELATIVE
+                        ),
+                        "cost {} vs {} ({:?})",
+                        got.expected_cost,
+                        want.expected_cost,
+                        ft
+                    );
+                    prop_assert!(
+                        close(
+                            got.expected_best,
+                            to_f64(&want.expected_best),
+                            DISCRETE_RELATIVE
+                        ),
+                        "best {} vs {} ({:?})",
+                        got.expected_best,
+                        want.expected_best,
+                        ft
+                    );
+                }
+                resolved.set(resolved.get() + fast_policy.resolved_comparisons());
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("PANDORA_SEED={seed}: {e}"));
+    let resolved = resolved.get();
+    eprintln!("comparisons too close for f64, decided by the tie rule: {resolved}");
+    eprintln!("largest index error / stated bound: {:.3}", worst.get());
+    assert!(resolved > 20, "the generator should produce near ties");
 }

@@ -16,7 +16,8 @@ use crate::ei::ei;
 ///
 /// # Accuracy
 /// Limited by EI's rounding near the root: where `EI` is flat (`c/σ` tiny) the root is
-/// ill-determined in `g`; measured in `fast/tests/against_reference.rs`.
+/// ill-determined in `g`. Measured (no bound) beside [`crate::pbgi`] by the conformance table
+/// (`pbgi conformance`; bounds of the other functions: `conformance/src/tolerances.rs`).
 pub fn pbgi_bisection100(mu: f64, sigma: f64, cost: f64) -> f64 {
     if mu.is_nan() || sigma.is_nan() || cost.is_nan() || sigma < 0.0 || !(cost > 0.0) {
         return f64::NAN;

@@ -57,7 +57,8 @@ pub(crate) fn two_square(a: f64) -> (f64, f64) {
 /// subnormal, `x²` is far below the precision of any sum it enters.)
 #[inline(always)]
 pub(crate) fn scaled_square(x: f64, f: f64) -> (f64, f64) {
-    const TWO_M600: f64 = 2.409_919_865_102_884_6e-181; // 2^-600
+    // Shortest round-trip decimals of the powers of two (checked in the tests below).
+    const TWO_M600: f64 = 2.409_919_865_102_884e-181; // 2^-600
     const TWO_600: f64 = 4.149_515_568_880_993e180; // 2^600
     if x < 1e150 {
         two_prod(f * x, x)
@@ -99,6 +100,24 @@ mod tests {
         for a in [1.0 + 2f64.powi(-30), 37.123456789, 1e-100 * 3.3, 7.5e150] {
             assert_eq!(two_square(a), two_prod(a, a), "{a:e}");
         }
+    }
+
+    #[test]
+    fn scaled_square_is_exact_beyond_the_split_range() {
+        // x = 3·2^510: f·x² = 9·2^1019 = 1.125·2^1022 for f = 1/2, a single f64 (lo = 0).
+        let x = 3.0 * f64::from_bits((1023 + 510) << 52);
+        assert_eq!(
+            scaled_square(x, 0.5),
+            (1.125 * f64::from_bits((1023 + 1022) << 52), 0.0)
+        );
+        // x = (1 + 2^-30)·2^505: x²/8 = 2^1007·(1 + 2^-29 + 2^-60), the 2^-60 term in lo.
+        let x = (1.0 + 2f64.powi(-30)) * f64::from_bits((1023 + 505) << 52);
+        let (hi, lo) = scaled_square(x, 0.125);
+        assert_eq!(
+            hi,
+            (1.0 + 2f64.powi(-29)) * f64::from_bits((1023 + 1007) << 52)
+        );
+        assert_eq!(lo, f64::from_bits((1023 + 1007 - 60) << 52));
     }
 
     #[test]

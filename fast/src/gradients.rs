@@ -61,6 +61,9 @@ fn standardized_z(mu: f64, sigma: f64, y: f64) -> f64 {
 /// (MATH.md's series for `h`): the next terms are below `2^-53` relative.
 const X_RATIO_SERIES: f64 = 1e8;
 
+/// Beyond this `z`, `φ(z)/h(z) ≈ φ(z)/z` is below 2e-300, and subnormal from `z ≈ 37.5`.
+const PHI_OVER_H_SUBNORMAL: f64 = 37.0;
+
 /// `(Φ(z)/h(z), φ(z)/h(z))`, finite for every finite `z` (relative error ≲ 1e-15·(1 + z²));
 /// the second overflows with the true value beyond `|z| ≈ 1.3e154`.
 fn ratios_over_h(z: f64) -> (f64, f64) {
@@ -85,9 +88,10 @@ fn ratios_over_h(z: f64) -> (f64, f64) {
 ///
 /// # Accuracy
 /// `value` as [`ei`]; the derivatives to ≲ 1e-15·(1 + z²) relative (the rounding of `z`),
-/// checked against central differences of the reference in `fast/tests/gradients.rs` and
-/// against the closed forms in MPFR over the edges of f64 in
-/// `conformance/tests/fast_domain_edges.rs`.
+/// checked against central differences of the reference in `fast/tests/gradients.rs` and against
+/// the closed forms in MPFR over the edges of f64 in `conformance/tests/fast_domain_edges.rs`.
+/// That bound in ULPs per region of `z`, and the measured maximum per region (also of
+/// [`ei_grad_slice`]): the one tolerance table, `conformance/src/tolerances.rs`.
 pub fn ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
     let value = ei(mu, sigma, y);
     if value.is_nan() {
@@ -149,9 +153,11 @@ pub fn ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
 /// all fields NaN; infinite `μ`, `y` or `σ` → NaN derivatives.
 ///
 /// # Accuracy
-/// `value` as [`log_ei`]; derivatives ≲ 1e-15·(1 + z²) relative (checked by differencing
-/// the reference in `fast/tests/gradients.rs`, and against the closed forms in MPFR over the
-/// edges of f64 in `conformance/tests/fast_domain_edges.rs`).
+/// `value` as [`log_ei`]; derivatives ≲ 1e-15·(1 + z²) relative (checked by differencing the
+/// reference in `fast/tests/gradients.rs`, and against the closed forms in MPFR over the edges of
+/// f64 in `conformance/tests/fast_domain_edges.rs`). That bound in ULPs per region of `z`, and
+/// the measured maximum per region (also of [`log_ei_grad_slice`]): the one tolerance table,
+/// `conformance/src/tolerances.rs`.
 pub fn log_ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
     let value = log_ei(mu, sigma, y);
     let infinite = y.is_infinite() || mu.is_infinite();
@@ -182,6 +188,12 @@ pub fn log_ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
     let d_sigma = if z < -X_RATIO_SERIES {
         let x = -z;
         x * (x / sigma) + 3.0 / sigma
+    } else if z > PHI_OVER_H_SUBNORMAL {
+        // b = φ(z)/h(z) is subnormal or 0 here, while b/σ need not be (a subnormal σ lifts it
+        // by up to e^744): φ as three factors e^{-z²/6}, each normal up to z ≈ 65 (beyond 54
+        // the result underflows for every σ), with the division by σ and h between them.
+        let t = (-z * z / 6.0).exp();
+        FRAC_1_SQRT_2PI * t / sigma * t / crate::h::h(z) * t
     } else {
         b / sigma
     };
@@ -222,7 +234,9 @@ fn minus_inverse(mu: f64, y: f64) -> f64 {
 /// `value` as [`pbgi`]; derivatives ≲ 1e-15·(1 + u²) relative (the conditioning of `φ/Φ` and
 /// `1/Φ` at the rounded `u`), checked against central differences of `pbgi_reference::pbgi` in
 /// `fast/tests/gradients.rs` and against the closed forms in MPFR over the edges of f64 in
-/// `conformance/tests/fast_domain_edges.rs`.
+/// `conformance/tests/fast_domain_edges.rs`. That bound in ULPs per region of `u`, and the
+/// measured maximum per region (also of [`pbgi_grad_slice`]): the one tolerance table,
+/// `conformance/src/tolerances.rs`.
 pub fn pbgi_grad(mu: f64, sigma: f64, cost: f64) -> PbgiGrad {
     let value = pbgi(mu, sigma, cost);
     if value.is_nan() || !sigma.is_finite() || !cost.is_finite() || !mu.is_finite() {

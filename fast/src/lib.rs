@@ -3,9 +3,10 @@
 //! minimisation throughout).
 //!
 //! Every function is a free `f64` function; invalid input gives NaN (never a panic), slice
-//! forms return [`SliceLengthError`] on mismatched lengths. Accuracy claims are measured
-//! against the MPFR reference (`pbgi-reference`) in `fast/tests/against_reference.rs`; the
-//! error analysis is `proofs-notes/fast-error-analysis.md`.
+//! forms return [`SliceLengthError`] on mismatched lengths. Every accuracy claim is a row of
+//! the one tolerance table, `conformance/src/tolerances.rs` (the bound, why it holds, and the
+//! maximum measured against the MPFR reference `pbgi-reference` per region, on the scalar and
+//! the slice paths); the error analysis is `proofs-notes/fast-error-analysis.md`.
 //!
 //! The exact products behind that accuracy use Dekker's splitting by default; compiling with
 //! `-C target-feature=+fma` (or `-C target-cpu=native` on a CPU with FMA) switches them to
@@ -22,6 +23,7 @@ mod gradients;
 mod h;
 mod log_ei;
 mod log_eipc;
+mod log_ndtr;
 mod pbgi;
 mod pbgi_start_coeffs;
 mod scaled_h;
@@ -41,6 +43,7 @@ pub use gradients::{
 pub use h::{h, ln_h};
 pub use log_ei::{log_ei, log_ei_slice};
 pub use log_eipc::{log_eipc, log_eipc_exp, log_eipc_inv, log_eipc_slice};
+pub use log_ndtr::{log_ndtr, log_ndtr_slice};
 pub use pbgi::{pbgi, pbgi_lognormal, pbgi_slice, pbgi_small_cost};
 pub use schedule::{budget_lambda, PbgiDSchedule};
 pub use stopping::{

@@ -69,3 +69,22 @@ fn invalid_boxes_name_the_field() {
     assert!(e.to_string().starts_with("box 2: field \"sd\""));
     assert!(Instance::new(vec![], None).is_err());
 }
+
+/// `fixtures/pandora/two_boxes.json` in f64: box b's index `(0.3 - 0.2)/0.2` rounds to
+/// `0.4999999999999999`, box a's is `0.5`; exactly both are 1/2, so the policy opens a first
+/// (input order): `E[cost] = 1/4 + 0.3·1/2 = 0.4`, not `0.3 + 1/4·1/2 = 0.425`.
+#[test]
+fn near_ties_are_ties() {
+    let a = PandoraBox::discrete(0.25, &[0.0, 2.0], &[0.5, 0.5], Some(0)).unwrap();
+    let b = PandoraBox::discrete(0.3, &[-1.0, 0.5, 3.0], &[0.2, 0.3, 0.5], Some(1)).unwrap();
+    let inst = Instance::new(vec![a, b], Some(1.0)).unwrap();
+    let (indices, order) = policy_order(&inst);
+    assert_eq!(indices, vec![0.5, 0.4999999999999999]);
+    assert_eq!(order, vec![0, 1]);
+    let e = Evaluation::of(&inst, Tie::Early);
+    assert!(close(e.expected_cost, 0.4, 1e-15), "{}", e.expected_cost);
+    // The simulator opens a first too: with X_a = 0 (u < 1/2) it stops after one box.
+    let mut u = || 0.25;
+    let out = Simulator::new(&inst).run(Tie::Early, &mut u);
+    assert_eq!((out.cost, out.best, out.opened), (0.25, 0.0, 1));
+}

@@ -13,12 +13,12 @@ Domain and special values follow the `pbgi-fast` crate: NaN in any argument give
 `numpy.isnan`, or use `pbgi.reference`, which raises `InvalidInput`); `sigma = 0` is exactly
 `max(y - mu, 0)` / `mu + cost`; infinities follow the limits.
 
-Accuracy: within 4 ULP of the certified reference for `h`, `ln_h`, `ei`, `log_ei`, `pbgi`,
-8 ULP for `log_eipc` (the bounds of `conformance/src/tolerances.rs`, in the ULP measures of
-`pbgi check`: plain ULPs for `h`/`ei`; ULPs of `max(|exact|, 1)` for `ln_h`/`log_ei`; ULPs of
-`|mu| + |g - mu|` for `pbgi`; ULPs of `max(|exact|, |ln cost|, 1)` for `log_eipc`), over
-`|z| <= 1e8` and `sigma` in [1e-300, 1e300]. The gradients are accurate to about
-1e-15·(1 + z²) relative.
+Accuracy: within 4 ULP of the certified reference for `h`, `ln_h`, `log_ndtr`, `ei`, `log_ei`,
+`pbgi` and `log_eipc` (in the ULP measures of `pbgi check`: plain ULPs for `h`/`log_ndtr`/`ei`;
+ULPs of `max(|exact|, 1)` for `ln_h`/`log_ei`; ULPs of `|mu| + |g - mu|` for `pbgi`; ULPs of
+`max(|exact|, |ln cost|, 1)` for `log_eipc`). The gradients are accurate to about
+1e-15·(1 + z²) relative, per output column. The bounds region by region, and the maxima
+measured there: the one tolerance table `conformance/src/tolerances.rs` (`tolerances(function)`).
 """
 
 from typing import NamedTuple
@@ -33,6 +33,7 @@ __all__ = [
     "PbgiGrad",
     "h",
     "ln_h",
+    "log_ndtr",
     "ei",
     "log_ei",
     "pbgi",
@@ -105,6 +106,14 @@ def ln_h(z, *, out=None):
     """`ln h(z)`, finite for finite `z` down to about -1.9e154. ≤ 4 ULP of the result, or of
     1 where `|ln h| < 1`."""
     return _apply(_pbgi.fast_ln_h, ("z",), (z,), (out,))[0]
+
+
+def log_ndtr(x, *, out=None):
+    """`ln Φ(x)`, the logarithm of the standard normal distribution function (SciPy's
+    `log_ndtr`). Negative for every finite `x`: `-ln 2` at 0, about `-x²/2 - ln(-x√(2π))` as
+    `x → -∞` (`-inf` below about -1.9e154), about `-φ(x)/x` as `x → +∞` (`-0.0` beyond about
+    38.5); `log_ndtr(+inf) = -0.0`, `log_ndtr(-inf) = -inf`. ≤ 4 ULP (plain ULPs)."""
+    return _apply(_pbgi.fast_log_ndtr, ("x",), (x,), (out,))[0]
 
 
 def ei(mu, sigma, y, *, out=None):

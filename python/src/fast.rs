@@ -85,6 +85,19 @@ pub fn fast_ln_h(
     Ok(())
 }
 
+/// `pbgi_fast::log_ndtr` elementwise.
+#[pyfunction]
+pub fn fast_log_ndtr(
+    py: Python<'_>,
+    x: PyReadonlyArray1<'_, f64>,
+    mut out: PyReadwriteArray1<'_, f64>,
+) -> PyResult<()> {
+    let out = out_slice("out", &mut out)?;
+    let n = out.len();
+    map(py, [arg("x", &x, n)?], out, |[x]| pbgi_fast::log_ndtr(x));
+    Ok(())
+}
+
 /// `pbgi_fast::ei` elementwise.
 #[pyfunction]
 pub fn fast_ei(

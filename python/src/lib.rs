@@ -37,6 +37,7 @@ fn _pbgi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(reference::reference_pbgi_grad, m)?)?;
     m.add_function(wrap_pyfunction!(fast::fast_h, m)?)?;
     m.add_function(wrap_pyfunction!(fast::fast_ln_h, m)?)?;
+    m.add_function(wrap_pyfunction!(fast::fast_log_ndtr, m)?)?;
     m.add_function(wrap_pyfunction!(fast::fast_ei, m)?)?;
     m.add_function(wrap_pyfunction!(fast::fast_log_ei, m)?)?;
     m.add_function(wrap_pyfunction!(fast::fast_pbgi, m)?)?;

@@ -40,7 +40,9 @@ pub fn pandora_solve(
             .as_deref()
             .map(|b| format::parse_exact(b).map_err(|e| format!("budget: {e}")))
             .transpose()?;
-        let mut value = report::instance_report(&name, &file, &tie, budget, engine)
+        // The tool's default limits on the exact DP and budget solve; no progress lines.
+        let mut exact = report::Exact::quiet();
+        let mut value = report::instance_report(&name, &file, &tie, budget, engine, &mut exact)
             .map_err(|e| format!("{name}: {}", e.replace("--", "")))?;
         if let Some(runs) = simulate {
             value["simulation"] = report::simulation(&file, &tie, runs, seed)

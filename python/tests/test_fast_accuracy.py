@@ -29,7 +29,25 @@ def mu_sigma(rng, n):
     return mu, sigma
 
 
+# Region ranges of x for log-ndtr: log-uniform in |x| for the wide ones.
+X_STRATA = [(-1e300, -1e154), (-1e154, -1e8), (-1e8, -40), (-40, -8), (-8, -1), (-1, 0), (0, 1),
+            (1, 8), (8, 38.5), (38.5, 1e300)]
+
+
+def stratified_x(rng, per_stratum):
+    parts = []
+    for lo, hi in X_STRATA:
+        if hi - lo > 100:
+            a, b = sorted((abs(lo), abs(hi)))
+            parts.append(np.sign(lo + hi) * 10.0 ** rng.uniform(np.log10(a), np.log10(b), per_stratum))
+        else:
+            parts.append(rng.uniform(lo, hi, per_stratum))
+    return np.concatenate(parts)
+
+
 def points(function, rng):
+    if function == "log-ndtr":
+        return {"x": stratified_x(rng, 40)}
     if function in ("h", "ln-h"):
         return {"z": stratified_z(rng, 40)}
     if function in ("ei", "log-ei", "log-eipc"):
@@ -53,7 +71,7 @@ def points(function, rng):
     return {"mu": mu[ok], "sigma": sigma[ok], "cost": cost[ok]}
 
 
-FAST = {"h": "h", "ln-h": "ln_h", "ei": "ei", "log-ei": "log_ei", "pbgi": "pbgi",
+FAST = {"h": "h", "ln-h": "ln_h", "log-ndtr": "log_ndtr", "ei": "ei", "log-ei": "log_ei", "pbgi": "pbgi",
         "log-eipc": "log_eipc"}
 
 
@@ -71,3 +89,24 @@ def test_fast_within_its_bounds_by_region(function):
         assert region["max"] <= bound, f"{region['label']}: {region['max']} ULP > {bound} ({reason})\n{report}"
         graded += region["rows"]
     assert graded == report.ulp.size > 100
+
+
+def ordinal(v):
+    """Position of each float64 on the line of float64 values (-0 and +0 at the same place)."""
+    bits = np.asarray(v, dtype=np.float64).view(np.int64)
+    return np.where(bits < 0, -(bits & np.int64(0x7FFFFFFFFFFFFFFF)), bits)
+
+
+def test_fast_log_ndtr_within_four_ulp_of_the_reference():
+    print(f"seed {SEED}")
+    rng = np.random.default_rng([SEED, 99])
+    x = np.concatenate([stratified_x(rng, 30), [0.0, -0.0, -8.0, 8.0, 38.5, 40.0, -1.9e154]])
+    fast = pbgi.fast.log_ndtr(x)
+    reference = pbgi.reference.log_ndtr(x).value
+    assert np.array_equal(np.isinf(fast), np.isinf(reference))
+    finite = np.isfinite(reference)
+    ulps = np.abs(ordinal(fast[finite]) - ordinal(reference[finite]))
+    worst = int(np.argmax(ulps))
+    assert ulps.max() <= 4, f"{ulps.max()} ULP at x = {x[finite][worst]!r}"
+    assert pbgi.fast.log_ndtr(0.0) == -np.log(2.0)
+    assert np.signbit(pbgi.fast.log_ndtr(np.inf)) and pbgi.fast.log_ndtr(np.inf) == 0.0

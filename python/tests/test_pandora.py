@@ -50,7 +50,7 @@ def test_single_normal_box_objective_is_mean_plus_cost():
     # KWW form with one box), here 0 + the double nearest 1/10 (a normal box's cost is rounded
     # to f64, as the report says); its index is PBGI(0, 1, 0.1).
     report = pbgi.pandora.solve({"boxes": [{"cost": 0.1, "normal": {"mean": 0, "sd": 1}}]})
-    digits = report["expected_objective"]["value"]["digits"]
+    digits = report["expected_objective"]["value"]
     assert Decimal(digits) == Decimal(format(Decimal(0.1), ".29e"))
     assert report["policy_order"][0]["index"]["decimal"] == pbgi.reference.pbgi(0, 1, 0.1).value
 

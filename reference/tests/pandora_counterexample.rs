@@ -35,14 +35,24 @@ fn expected_maximum_matches_mpmath() {
         (1000, "3.241435769133440861388660049577039908277"),
         (1_500_000, "4.942679762816064611491868537846302582436"),
     ] {
-        let (value, error) = expected_max_with_zero(&Integer::from(n));
+        let q = expected_max_with_zero(&Integer::from(n));
         let want = Float::with_val(128, Float::parse(want).unwrap());
-        let diff = Float::with_val(128, &value - &want).abs();
+        let diff = Float::with_val(128, &q.value - &want).abs();
+        let error = &q.error_estimate;
         assert!(
-            diff < 1e-26 && diff <= error,
+            diff < 1e-26 && diff <= *error,
             "N = {n}: off by {diff} (estimate {error})"
         );
-        assert!(error < 1e-24, "N = {n}: error estimate {error}");
+        assert!(*error < 1e-24, "N = {n}: error estimate {error}");
+        assert!(
+            q.lower <= want && want <= q.upper,
+            "N = {n}: {want} outside the certified [{}, {}]",
+            q.lower,
+            q.upper
+        );
+        let width = Float::with_val(128, &q.upper - &q.lower) / &want;
+        eprintln!("N = {n}: certified relative width {:.2e}", width.to_f64());
+        assert!(width < 1e-4, "N = {n}: certified width {width}");
     }
 }
 

@@ -88,9 +88,18 @@ fn check_theorem2(
             )
         }
         BudgetSolution::NotBinding { policy } => {
+            // Theorem 2's conclusion holds with a λ > 0 (the returned policy is the index
+            // policy for λ·c and attains V*(λc)); Lemma 9 fails: the dual's optimum is at 0.
             tally.borrow_mut()[2] += 1;
+            prop_assert!(policy.lambda > 0);
             prop_assert!(policy.evaluation.expected_cost < *budget);
-            prop_assert_eq!(&policy.evaluation.expected_best, &open_everything(instance));
+            prop_assert_eq!(
+                &scaled_objective(policy),
+                &dp_value(instance, &policy.lambda)
+            );
+            let smallest = open_everything(instance);
+            prop_assert_eq!(&policy.evaluation.expected_best, &smallest);
+            prop_assert_eq!(&dual(instance, &Rational::new(), budget), &smallest);
             return Ok(());
         }
     };

@@ -6,10 +6,15 @@
 pub mod format;
 pub mod json;
 pub mod report;
+pub mod ties;
 
-use super::CliResult;
+use super::{io, CliResult};
+use pbgi_reference::pandora::work::{DEFAULT_MAX_WORK, MAX_STATES_CEILING};
+use pbgi_reference::pandora::{Progress, WorkLimits};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 /// Arguments of `pbgi pandora`.
 #[derive(clap::Args, Debug)]
@@ -35,6 +40,16 @@ pub struct Args {
     /// Seed of --simulate.
     #[arg(long, default_value_t = 0x5eed_0004)]
     pub seed: u64,
+    /// Largest exact DP table (2^boxes × (distinct values + 1) entries); larger instances skip
+    /// the DP cross-check and say so.
+    #[arg(long, value_name = "N", default_value_t = report::DEFAULT_MAX_STATES,
+          value_parser = clap::value_parser!(usize))]
+    pub max_states: usize,
+    /// Largest exact-arithmetic work (rational operations × bits of their numbers; 3e9 to 6e9
+    /// units a second) for the DP (skipped beyond it) and the --budget solve (stopped beyond
+    /// it, an error).
+    #[arg(long, value_name = "UNITS", default_value_t = DEFAULT_MAX_WORK)]
+    pub max_work: f64,
     /// Build the EI-per-cost counterexample for EPS,DELTA (e.g. 1/100,1/2; exact numbers) and
     /// report both policies' values (maximisation form, as in the source paper).
     #[arg(long, value_name = "EPS,DELTA", conflicts_with_all = ["file", "budget", "simulate"])]
@@ -50,28 +65,95 @@ pub enum Engine {
     Fast,
 }
 
+/// `--max-states` and `--max-work`, checked.
+fn limits(args: &Args) -> Result<WorkLimits, String> {
+    if args.max_states > MAX_STATES_CEILING {
+        return Err(format!(
+            "--max-states: at most {MAX_STATES_CEILING} (a table entry holds a rational), got {}",
+            args.max_states
+        ));
+    }
+    if !(args.max_work > 0.0 && args.max_work.is_finite()) {
+        return Err(format!(
+            "--max-work: a positive finite number of units, got {}",
+            args.max_work
+        ));
+    }
+    Ok(WorkLimits {
+        max_states: args.max_states,
+        max_work: args.max_work,
+    })
+}
+
+/// A progress line on standard error every few seconds, once a solve has run for a while: long
+/// exact solves (a big DP, a budget with many critical points) say where they are.
+struct ProgressLines {
+    start: Instant,
+    last: Option<Instant>,
+}
+
+impl ProgressLines {
+    /// Quiet for the first [`ProgressLines::QUIET`], then a line at most every
+    /// [`ProgressLines::EVERY`].
+    const QUIET: Duration = Duration::from_secs(2);
+    const EVERY: Duration = Duration::from_secs(5);
+
+    fn printer() -> impl FnMut(Progress) {
+        let mut lines = ProgressLines {
+            start: Instant::now(),
+            last: None,
+        };
+        move |p| lines.show(p)
+    }
+
+    fn show(&mut self, p: Progress) {
+        let now = Instant::now();
+        let since = self.last.unwrap_or(self.start);
+        let wait = if self.last.is_some() {
+            Self::EVERY
+        } else {
+            Self::QUIET
+        };
+        if now.duration_since(since) < wait {
+            return;
+        }
+        self.last = Some(now);
+        let percent = 100.0 * p.done as f64 / p.total.max(1) as f64;
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "pbgi pandora: {}: {} of {} steps ({percent:.0}%), {:.0} s",
+            p.stage,
+            p.done,
+            p.total,
+            now.duration_since(self.start).as_secs_f64()
+        );
+    }
+}
+
 /// Runs `pbgi pandora`.
 pub fn run(args: Args) -> CliResult {
     let report = match (&args.counterexample, &args.file) {
         (Some(spec), _) => report::counterexample_report(spec)?,
         (None, None) => return Err("an instance FILE or --counterexample is required".into()),
         (None, Some(path)) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-            let file =
-                format::read_instance(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let file = format::read_instance_file(path)?;
             let tie = report::parse_tie(&args.tie)?;
             let budget = args
                 .budget
                 .as_deref()
                 .map(|b| format::parse_exact(b).map_err(|e| format!("--budget: {e}")))
                 .transpose()?;
+            let mut exact = report::Exact {
+                limits: limits(&args)?,
+                progress: Box::new(ProgressLines::printer()),
+            };
             let mut report = report::instance_report(
                 &path.display().to_string(),
                 &file,
                 &tie,
                 budget,
                 args.engine,
+                &mut exact,
             )
             .map_err(|e| format!("{}: {e}", path.display()))?;
             if let Some(runs) = args.simulate {
@@ -81,7 +163,8 @@ pub fn run(args: Args) -> CliResult {
             report
         }
     };
-    let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-    println!("{text}");
+    let mut text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+    text.push('\n');
+    io::print(&text)?;
     Ok(ExitCode::SUCCESS)
 }

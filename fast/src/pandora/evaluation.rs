@@ -1,19 +1,7 @@
-//! Weitzman's index policy in f64: order, expected cost by MATH.md's product formula, and the
-//! optimal objective by the Kleinberg–Waggoner–Weyl form.
+//! Expectations of Weitzman's index policy in f64: the expected cost by MATH.md's product
+//! formula, and the optimal objective by the Kleinberg–Waggoner–Weyl form.
 use super::instance::{Distribution, Instance};
-use super::reservation::reservation_value;
-
-/// What the policy does when the best value in hand equals the next index.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Tie {
-    /// Stop (default).
-    Early,
-    /// Open the next box.
-    Late,
-    /// Stop-early with probability `p` for the whole run, else stop-late (once-per-run coin,
-    /// as in `pbgi_reference::pandora::Tie::Mixture`).
-    Mixture(f64),
-}
+use super::policy::{IndexPolicy, Tie, TieResolver};
 
 /// Expectations of the index policy.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -26,27 +14,24 @@ pub struct Evaluation {
     pub expected_best: f64,
 }
 
-/// Indices (input order) and the opening order (increasing index, ties by input order).
+/// Indices (input order) and the opening order (increasing index, near ties treated as ties
+/// and opened in input order; see [`IndexPolicy`]).
 pub fn policy_order(instance: &Instance) -> (Vec<f64>, Vec<usize>) {
-    let indices: Vec<f64> = instance.boxes().iter().map(reservation_value).collect();
-    let mut order: Vec<usize> = (0..indices.len()).collect();
-    order.sort_by(|&a, &b| indices[a].total_cmp(&indices[b]).then(a.cmp(&b)));
-    (indices, order)
+    let policy = IndexPolicy::new(instance);
+    (policy.indices().to_vec(), policy.order().to_vec())
 }
 
-fn pure_cost(instance: &Instance, indices: &[f64], order: &[usize], strict: bool) -> f64 {
+fn pure_cost(policy: &IndexPolicy<'_>, strict: bool) -> f64 {
+    let instance = policy.instance();
+    let order = policy.order();
     let mut total = 0.0;
     for (pos, &k) in order.iter().enumerate() {
-        let g = indices[k];
-        let allowed = instance
-            .outside()
-            .map_or(true, |y0| if strict { y0 > g } else { y0 >= g });
-        if !allowed {
+        if !policy.outside_allows(k, strict) {
             continue;
         }
         let prob: f64 = order[..pos]
             .iter()
-            .map(|&j| instance.boxes()[j].survival(g, strict))
+            .map(|&j| policy.survival_at_index(j, k, strict))
             .product();
         total += instance.boxes()[k].cost * prob;
     }
@@ -54,21 +39,23 @@ fn pure_cost(instance: &Instance, indices: &[f64], order: &[usize], strict: bool
 }
 
 /// `E[cost] = Σ_k c_k·1{y0 > g_k}·Π_{j<k} P(X_j > g_k)` (`≥` for stop-late; a mixture is the
-/// affine combination) in f64 (MATH.md, "Pandora's Box").
+/// affine combination) in f64 (MATH.md, "Pandora's Box"), for `policy`'s order and
+/// comparisons (near ties decided by its resolver).
 /// # Accuracy
 /// Sums and products of non-negative terms: relative error `≲ 2n·ε` plus that of the
-/// survival functions; ties decided on the computed f64 indices. Measured against the exact
-/// rationals in `conformance/tests/pandora_fast_vs_reference.rs`.
-pub fn expected_cost(instance: &Instance, tie: Tie) -> f64 {
-    let (indices, order) = policy_order(instance);
+/// survival functions. Measured against the exact rationals in
+/// `conformance/tests/pandora_fast_vs_reference.rs`.
+pub fn expected_cost_of(policy: &IndexPolicy<'_>, tie: Tie) -> f64 {
     match tie {
-        Tie::Early => pure_cost(instance, &indices, &order, true),
-        Tie::Late => pure_cost(instance, &indices, &order, false),
-        Tie::Mixture(p) => {
-            p * pure_cost(instance, &indices, &order, true)
-                + (1.0 - p) * pure_cost(instance, &indices, &order, false)
-        }
+        Tie::Early => pure_cost(policy, true),
+        Tie::Late => pure_cost(policy, false),
+        Tie::Mixture(p) => p * pure_cost(policy, true) + (1.0 - p) * pure_cost(policy, false),
     }
+}
+
+/// [`expected_cost_of`] the default policy of `instance` (near ties are ties).
+pub fn expected_cost(instance: &Instance, tie: Tie) -> f64 {
+    expected_cost_of(&IndexPolicy::new(instance), tie)
 }
 
 /// Tanh-sinh nodes `(t, weight)` are generated on the fly; levels until two agree to `1e-14`
@@ -168,11 +155,21 @@ pub fn kww_objective(instance: &Instance, indices: &[f64]) -> f64 {
 }
 
 impl Evaluation {
-    /// Expected cost, objective and best value of the index policy under `tie`.
+    /// Expected cost, objective and best value of the index policy under `tie` (near ties are
+    /// ties).
     pub fn of(instance: &Instance, tie: Tie) -> Evaluation {
-        let (indices, _) = policy_order(instance);
-        let expected_cost = expected_cost(instance, tie);
-        let objective = kww_objective(instance, &indices);
+        Self::of_policy(&IndexPolicy::new(instance), tie)
+    }
+
+    /// The same, with near ties decided by `resolver`.
+    pub fn with_resolver(instance: &Instance, tie: Tie, resolver: &dyn TieResolver) -> Evaluation {
+        Self::of_policy(&IndexPolicy::with_resolver(instance, resolver), tie)
+    }
+
+    /// The same, for a prepared policy.
+    pub fn of_policy(policy: &IndexPolicy<'_>, tie: Tie) -> Evaluation {
+        let expected_cost = expected_cost_of(policy, tie);
+        let objective = kww_objective(policy.instance(), policy.indices());
         Evaluation {
             expected_cost,
             objective,

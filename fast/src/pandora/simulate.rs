@@ -1,6 +1,11 @@
 //! A simulator of Weitzman's index policy (for Monte Carlo checks of the exact formulas).
-use super::evaluation::{policy_order, Tie};
+//!
+//! Every comparison goes through [`IndexPolicy`], so a value in hand that came from an atom or
+//! from `y0` keeps its identity ([`Key`]) and ties with an index exactly as in the exact
+//! instance; a normal draw is compared in f64 (it ties with probability 0).
 use super::instance::{Distribution, Instance, PandoraBox};
+use super::policy::{IndexPolicy, Key, Tie, TieResolver};
+use std::cmp::Ordering;
 
 /// The outcome of one simulated run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -13,45 +18,75 @@ pub struct RunOutcome {
     pub opened: usize,
 }
 
-fn sample(b: &PandoraBox, uniform: &mut impl FnMut() -> f64) -> f64 {
+/// A value in hand: its f64 value, and its key when it is an atom or `y0`.
+#[derive(Clone, Copy, Debug)]
+struct Hand {
+    value: f64,
+    key: Option<Key>,
+}
+
+/// A draw from box `k`: an atom (with its key) or a normal sample.
+fn sample(b: &PandoraBox, k: usize, uniform: &mut impl FnMut() -> f64) -> Hand {
     match &b.distribution {
         Distribution::Discrete { values, probs } => {
             let u = uniform();
             let mut acc = 0.0;
-            for (&v, &p) in values.iter().zip(probs) {
+            let mut atom = values.len() - 1;
+            for (j, &p) in probs.iter().enumerate() {
                 acc += p;
                 if u < acc {
-                    return v;
+                    atom = j;
+                    break;
                 }
             }
-            *values.last().expect("non-empty")
+            Hand {
+                value: values[atom],
+                key: Some(Key::Atom { box_index: k, atom }),
+            }
         }
         Distribution::Normal { mean, sd } => {
             // Box–Muller; 1 - u ∈ (0, 1] keeps the logarithm finite.
             let u1 = 1.0 - uniform();
             let u2 = uniform();
             let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
-            mean + sd * z
+            Hand {
+                value: mean + sd * z,
+                key: None,
+            }
         }
     }
 }
 
 /// The index policy prepared for repeated simulation (indices computed once).
-#[derive(Clone, Debug)]
 pub struct Simulator<'a> {
-    instance: &'a Instance,
-    indices: Vec<f64>,
-    order: Vec<usize>,
+    policy: IndexPolicy<'a>,
 }
 
 impl<'a> Simulator<'a> {
-    /// Computes the indices and the opening order of `instance`.
+    /// The policy of `instance` with near ties treated as ties.
     pub fn new(instance: &'a Instance) -> Self {
-        let (indices, order) = policy_order(instance);
         Self {
-            instance,
-            indices,
-            order,
+            policy: IndexPolicy::new(instance),
+        }
+    }
+
+    /// The policy of `instance` with near ties decided by `resolver`.
+    pub fn with_resolver(instance: &'a Instance, resolver: &'a dyn TieResolver) -> Self {
+        Self {
+            policy: IndexPolicy::with_resolver(instance, resolver),
+        }
+    }
+
+    /// The policy being simulated.
+    pub fn policy(&self) -> &IndexPolicy<'a> {
+        &self.policy
+    }
+
+    /// How two values compare: through their keys when both have one, else in f64.
+    fn compare(&self, a: &Hand, b_key: Key, b_value: f64) -> Ordering {
+        match a.key {
+            Some(key) => self.policy.compare(key, b_key),
+            None => a.value.total_cmp(&b_value),
         }
     }
 
@@ -64,26 +99,49 @@ impl<'a> Simulator<'a> {
             Tie::Late => false,
             Tie::Mixture(p) => uniform() < p,
         };
-        let mut best = self.instance.outside();
+        let instance = self.policy.instance();
+        let mut best: Option<Hand> = instance.outside().map(|y0| Hand {
+            value: y0,
+            key: Some(Key::Outside),
+        });
         let mut cost = 0.0;
         let mut opened = 0;
-        for &k in &self.order {
-            let g = self.indices[k];
-            let open = match best {
+        for &k in self.policy.order() {
+            let g = self.policy.indices()[k];
+            let open = match &best {
                 None => true,
-                Some(m) => m > g || (m == g && !stop_at_ties),
+                Some(hand) => match self.compare(hand, Key::Index(k), g) {
+                    Ordering::Greater => true,
+                    Ordering::Equal => !stop_at_ties,
+                    Ordering::Less => false,
+                },
             };
             if !open {
                 break;
             }
-            cost += self.instance.boxes()[k].cost;
+            cost += instance.boxes()[k].cost;
             opened += 1;
-            let x = sample(&self.instance.boxes()[k], uniform);
-            best = Some(best.map_or(x, |m| m.min(x)));
+            let x = sample(&instance.boxes()[k], k, uniform);
+            best = Some(match best {
+                None => x,
+                Some(hand) => {
+                    let x_is_smaller = match x.key {
+                        Some(key) => self.compare(&hand, key, x.value) == Ordering::Greater,
+                        None => x.value < hand.value,
+                    };
+                    if x_is_smaller {
+                        x
+                    } else {
+                        hand
+                    }
+                }
+            });
         }
         RunOutcome {
             cost,
-            best: best.expect("at least one box opened or an outside option"),
+            best: best
+                .expect("an instance has at least one box, and the first one is always opened")
+                .value,
             opened,
         }
     }

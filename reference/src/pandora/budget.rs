@@ -18,6 +18,7 @@ use super::evaluation::{evaluate, Evaluation};
 use super::instance::{Instance, InstanceError};
 use super::policy::{not_discrete, IndexPolicy, Tie};
 use super::reservation::discrete_reservation_value;
+use super::work::{number_bits, Progress, WorkMeter};
 use rug::Rational;
 
 /// The index policy at one `λ`, with the order used among tied boxes and the tie rule.
@@ -55,9 +56,13 @@ pub enum BudgetSolution {
     },
     /// The budget does not bind: even as `λ → 0⁺` the index policy (continuing at ties) spends
     /// only `policy.evaluation.expected_cost < B`, and it already attains the smallest possible
-    /// `E[best]`, so it is optimal for the budget problem. (Here Theorem 2's `λ* > 0` does not
-    /// exist; the paper's Lemma 9 assumes that opening every box is the only optimal policy at
-    /// `λ = 0`.)
+    /// `E[best]`, so it is optimal for the budget problem. Theorem 2's conclusion holds: `policy`
+    /// is the index policy for costs `policy.lambda · c` with `policy.lambda > 0` (any `λ` below
+    /// the first critical point gives the same policy). What fails is the paper's Lemma 9
+    /// ("every minimiser `λ*` of the dual is `> 0`"): here the dual's optimum is at `λ = 0`
+    /// (in this crate's minimisation form the dual `D(λ) = V*(λc) - λB` is maximised at 0),
+    /// because the lemma's premise — at `λ = 0` every optimal policy opens every box — is false;
+    /// and no `λ > 0` spends exactly `B`.
     NotBinding { policy: ScaledPolicy },
 }
 
@@ -86,7 +91,37 @@ fn indices_at(instance: &Instance, lambda: &Rational) -> Vec<Rational> {
 }
 
 /// Every critical `λ > 0` (sorted, distinct): index = atom/`y0`, and index crossings.
+///
+/// # Errors
+/// A normal box.
 pub fn critical_lambdas(instance: &Instance) -> Result<Vec<Rational>, InstanceError> {
+    let mut progress = |_: Progress| {};
+    let mut meter = WorkMeter::new("Theorem 2 budget solve", f64::INFINITY, &mut progress);
+    critical_lambdas_metered(instance, &mut meter)
+}
+
+/// Rational operations of one policy evaluation with the forward propagation: at most
+/// `(distinct hand values + 1)` states times every atom, plus the indices.
+fn evaluation_operations(instance: &Instance) -> f64 {
+    let atoms: usize = instance
+        .boxes()
+        .iter()
+        .filter_map(|b| b.as_discrete())
+        .map(|d| d.atoms().len())
+        .sum();
+    (atoms as f64 + 2.0) * (atoms as f64 + 2.0)
+}
+
+/// [`number_bits`] of the instance with costs `λ·c`.
+fn scaled_bits(instance: &Instance, lambda: &Rational) -> f64 {
+    let n = instance.boxes().len() as u64;
+    (number_bits(instance) + n * u64::from(lambda.denom().significant_bits())) as f64
+}
+
+fn critical_lambdas_metered(
+    instance: &Instance,
+    meter: &mut WorkMeter<'_>,
+) -> Result<Vec<Rational>, InstanceError> {
     let mut values: Vec<Rational> = instance.outside().cloned().into_iter().collect();
     for (i, b) in instance.boxes().iter().enumerate() {
         let d = b.as_discrete().ok_or_else(|| not_discrete(i))?;
@@ -110,7 +145,11 @@ pub fn critical_lambdas(instance: &Instance) -> Result<Vec<Rational>, InstanceEr
     let mut left = Rational::new();
     let mut ends: Vec<Option<Rational>> = points.iter().cloned().map(Some).collect();
     ends.push(None);
-    for right in ends {
+    let n = instance.boxes().len() as f64;
+    let interval_work = (evaluation_operations(instance) + n * n) * number_bits(instance) as f64;
+    let intervals = ends.len();
+    for (step, right) in ends.into_iter().enumerate() {
+        meter.charge(interval_work, step, intervals)?;
         let probe = right.clone().unwrap_or_else(|| Rational::from(&left + 1));
         let g_left = indices_at(instance, &left);
         let g_probe = indices_at(instance, &probe);
@@ -160,18 +199,34 @@ fn scaled(
     })
 }
 
-/// Solves Theorem 2 exactly for a discrete instance and budget `B`.
+/// Solves Theorem 2 exactly for a discrete instance and budget `B`, without a work limit.
 ///
 /// # Errors
-/// A normal box; `B ≤ min c` or `B ≥ Σ c` (the theorem's assumptions); an expected cost that
-/// does not step down at a critical point as the module docs derive (an internal
-/// inconsistency; never observed in the property tests).
-/// # Accuracy
-/// Exact. Checked against the Lagrangian DP in `reference/tests/pandora_theorem2.rs`.
+/// As [`solve_budget_with`].
 pub fn solve_budget(
     instance: &Instance,
     budget: &Rational,
 ) -> Result<BudgetSolution, InstanceError> {
+    solve_budget_with(instance, budget, f64::INFINITY, &mut |_| {})
+}
+
+/// Solves Theorem 2 exactly for a discrete instance and budget `B`, counting the work as
+/// [`super::work`] does (rational operations × [`number_bits`]) and stopping beyond `max_work`;
+/// `progress` is told about each critical point examined.
+///
+/// # Errors
+/// A normal box; `B ≤ min c` or `B ≥ Σ c` (the theorem's assumptions); more work than
+/// `max_work` (field `"limit"`); an expected cost that does not step down at a critical point
+/// as the module docs derive (an internal inconsistency; never observed in the property tests).
+/// # Accuracy
+/// Exact. Checked against the Lagrangian DP in `reference/tests/pandora_theorem2.rs`.
+pub fn solve_budget_with(
+    instance: &Instance,
+    budget: &Rational,
+    max_work: f64,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<BudgetSolution, InstanceError> {
+    let mut meter = WorkMeter::new("Theorem 2 budget solve", max_work, progress);
     let costs: Vec<&Rational> = instance.boxes().iter().map(|b| b.cost()).collect();
     let min_cost = costs.iter().min().expect("non-empty");
     let total: Rational = costs.iter().copied().sum();
@@ -180,7 +235,9 @@ pub fn solve_budget(
             "Theorem 2 needs min c < B < Σ c; got B = {budget}, min c = {min_cost}, Σ c = {total}"
         )));
     }
-    let points = critical_lambdas(instance)?;
+    let points = critical_lambdas_metered(instance, &mut meter)?;
+    let policy_work =
+        |lambda: &Rational| evaluation_operations(instance) * scaled_bits(instance, lambda);
     // Representatives of the open intervals (0, λ_1), (λ_1, λ_2), …, (λ_m, ∞).
     let mut reps = Vec::with_capacity(points.len() + 1);
     let mut left = Rational::new();
@@ -205,6 +262,7 @@ pub fn solve_budget(
         });
     }
     for (k, lambda) in points.iter().enumerate() {
+        meter.charge(3.0 * policy_work(lambda), k, points.len())?;
         let high = scaled(instance, lambda, &reps[k], false)?;
         let low = scaled(instance, lambda, &reps[k + 1], true)?;
         let (c_high, c_low) = (

@@ -23,8 +23,9 @@
 //! pieces of `[0, T]`, `T = ⌈√(2 ln N)⌉ + 12`, with `1 - Φ^N = -expm1(N·ln1p(-Q(t)))` (no
 //! cancellation) and the tail bounded by `N·∫_T^∞ Q = N·h(-T) ≤ N·φ(T)/T²`.
 use super::instance::InstanceError;
-use super::quadrature::{integrate, PREC};
+use super::quadrature::{integrate_survival, Quadrature, PREC};
 use rug::float::Constant;
+use rug::float::Round;
 use rug::{Float, Integer, Rational};
 
 /// Everything the report needs about one `(ε, δ)`.
@@ -40,8 +41,10 @@ pub struct Counterexample {
     pub opened_by_ei_per_cost: Integer,
     /// EI-per-cost's expected reward `ε·E[max(0, Z_1..Z_N)]`.
     pub ei_per_cost_value: Float,
-    /// Error estimate of `ei_per_cost_value` (quadrature estimate + tail bound).
+    /// Error estimate of `ei_per_cost_value` (quadrature estimate + tail bound): not a bound.
     pub ei_per_cost_error: Float,
+    /// Certified enclosure of EI-per-cost's expected reward.
+    pub ei_per_cost_bounds: (Float, Float),
     /// "Open the expensive box once": `E[Z⁺] = 1/√(2π)`.
     pub expensive_once_value: Float,
     /// `expensive_once_value / ei_per_cost_value`.
@@ -61,8 +64,20 @@ fn invalid(field: &str, message: String) -> InstanceError {
     }
 }
 
-/// `E[max(0, Z_1, …, Z_N)]` for `N` iid standard normals, with an error estimate.
-pub fn expected_max_with_zero(n: &Integer) -> (Float, Float) {
+/// Node level of the certified enclosure of `E[max(0, Z_1, …, Z_N)]` (relative width below
+/// `4e-5`, a check on the estimate; each level more costs twice the time for a width four times
+/// smaller).
+const CERTIFIED_LEVEL: u32 = 6;
+
+/// `E[max(0, Z_1, …, Z_N)]` for `N` iid standard normals.
+///
+/// # Accuracy
+/// `value` with an error *estimate* `error_estimate` (quadrature estimate plus the tail bound),
+/// and a certified enclosure `[lower, upper]`: the integrand `1 - Φ(t)^N` is the survival
+/// function of the maximum, whose density `N·φ·Φ^(N-1)` is log-concave, so it is non-increasing
+/// and log-concave ([`integrate_survival`]); the tail beyond `T` is at most `N·φ(T)/T²`.
+/// Checked against mpmath in `reference/tests/pandora_counterexample.rs`.
+pub fn expected_max_with_zero(n: &Integer) -> Quadrature {
     let n_f = Float::with_val(PREC, n);
     let sqrt2 = Float::with_val(PREC, 2).sqrt();
     let t_max = Float::with_val(PREC, n_f.ln_ref()) * 2u32;
@@ -75,20 +90,36 @@ pub fn expected_max_with_zero(n: &Integer) -> (Float, Float) {
     };
     let mut value = Float::with_val(PREC, 0);
     let mut error = Float::with_val(PREC, 0);
+    let mut lower = Float::with_val(PREC, 0);
+    let mut upper = Float::with_val(PREC, 0);
+    // The result is at least E[Z⁺] = 0.39…: pieces are refined to an absolute 2^-40.
+    let target = Float::with_val(PREC, 1) >> 40u32;
     for k in 0..pieces {
         let a = Float::with_val(PREC, k);
         let b = Float::with_val(PREC, k + 1);
-        let q = integrate(integrand, &a, &b, 90);
+        let q = integrate_survival(integrand, &a, &b, 90, CERTIFIED_LEVEL, &target);
         value += q.value;
         error += q.error_estimate;
+        lower += q.lower;
+        upper += q.upper;
     }
-    // Tail: N·φ(T)/T².
+    // Tail: N·φ(T)/T², rounded up generously.
     let t = Float::with_val(PREC, pieces);
     let t2 = Float::with_val(PREC, t.square_ref());
     let phi = (-Float::with_val(PREC, &t2 / 2u32)).exp()
         / Float::with_val(PREC, Float::with_val(PREC, Constant::Pi) * 2u32).sqrt();
-    error += phi * &n_f / t2;
-    (value, error)
+    let tail = phi * &n_f / t2;
+    let tail = Float::with_val(PREC, &tail + Float::with_val(PREC, &tail >> 100u32));
+    error += &tail;
+    // Sums of non-negative terms at PREC bits: relative rounding far below 2^-100.
+    let lower_slack = Float::with_val(PREC, &lower >> 100u32);
+    let upper_slack = Float::with_val(PREC, &upper >> 100u32);
+    Quadrature {
+        value,
+        error_estimate: error,
+        lower: lower - lower_slack,
+        upper: upper + upper_slack + tail,
+    }
 }
 
 /// The index `PBGI(0, 1, c)` (nearest f64) from the certified reference.
@@ -140,10 +171,17 @@ pub fn counterexample(
             format!("too small: N = {floor} cheap boxes"),
         ));
     }
-    let (m, m_error) = expected_max_with_zero(&floor);
+    let m = expected_max_with_zero(&floor);
     let eps = Float::with_val(PREC, epsilon);
-    let ei_per_cost_value = Float::with_val(PREC, &m * &eps);
-    let ei_per_cost_error = Float::with_val(PREC, &m_error * &eps);
+    let ei_per_cost_value = Float::with_val(PREC, &m.value * &eps);
+    let ei_per_cost_error = Float::with_val(PREC, &m.error_estimate * &eps);
+    let eps_low = Float::with_val_round(PREC, epsilon, Round::Down).0;
+    let eps_high = Float::with_val_round(PREC, epsilon, Round::Up).0;
+    let ei_per_cost_bounds = (
+        Float::with_val_round(PREC, &m.lower * &eps_low, Round::Down).0,
+        Float::with_val_round(PREC, &m.upper * &eps_high, Round::Up).0,
+    );
+
     let two_pi = Float::with_val(PREC, Constant::Pi) * 2u32;
     let expensive_once_value = two_pi.sqrt().recip();
     let ratio_value = Float::with_val(PREC, &expensive_once_value / &ei_per_cost_value);
@@ -176,6 +214,7 @@ pub fn counterexample(
         opened_by_ei_per_cost: floor,
         ei_per_cost_value,
         ei_per_cost_error,
+        ei_per_cost_bounds,
         expensive_once_value,
         ratio: ratio_value,
         indices_at_unit_lambda,

@@ -14,6 +14,7 @@
 //! opened box), in decreasing bitmask order so that successors come first.
 use super::instance::{Instance, InstanceError};
 use super::policy::not_discrete;
+use super::work::{number_bits, too_much_work, Progress, WorkLimits, MAX_STATES_CEILING};
 use rug::Rational;
 
 /// An action at a DP state.
@@ -25,11 +26,6 @@ pub enum Action {
     Open(usize),
 }
 
-/// Largest number of boxes the DP accepts.
-pub const MAX_BOXES: usize = 16;
-/// Largest number of table entries (`2^n × (distinct values + 1)`) the DP accepts.
-pub const MAX_STATES: usize = 1 << 22;
-
 /// The solved DP: the optimal value of every reachable state.
 #[derive(Clone, Debug)]
 pub struct DpSolution {
@@ -40,35 +36,102 @@ pub struct DpSolution {
     table: Vec<Option<Rational>>,
 }
 
-/// Solves the DP for a discrete instance.
+/// The size of an instance's DP, known before solving it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DpSize {
+    /// Boxes.
+    pub boxes: usize,
+    /// Distinct possible hand values (the outside option and every atom).
+    pub values: usize,
+    /// Table entries, `2^boxes × (values + 1)`.
+    pub states: usize,
+    /// Bound on the bits of the table's numbers ([`super::work::number_bits`]).
+    pub number_bits: u64,
+    /// Estimated work: `states × (atoms of all boxes) × number_bits` (an upper bound on the
+    /// transitions times the size of their numbers).
+    pub work: f64,
+}
+
+/// The size of the DP of a discrete instance.
 ///
 /// # Errors
-/// A normal box; more than [`MAX_BOXES`] boxes or more than [`MAX_STATES`] states (the
-/// message gives the count).
-/// # Accuracy
-/// Exact. Work: `O(2^n · V · n · a)` rational operations (`V` distinct values, `a` atoms per
-/// box); 10 boxes × 6 atoms is a few seconds.
-pub fn solve(instance: &Instance) -> Result<DpSolution, InstanceError> {
+/// A normal box.
+pub fn dp_size(instance: &Instance) -> Result<DpSize, InstanceError> {
     let n = instance.boxes().len();
-    let mut values: Vec<Rational> = instance.outside().cloned().into_iter().collect();
+    let mut values: Vec<&Rational> = instance.outside().into_iter().collect();
+    let mut atoms = 0usize;
     for (i, b) in instance.boxes().iter().enumerate() {
         let d = b.as_discrete().ok_or_else(|| not_discrete(i))?;
+        values.extend(d.atoms().iter().map(|(x, _)| x));
+        atoms += d.atoms().len();
+    }
+    values.sort();
+    values.dedup();
+    let width = values.len() + 1;
+    let states = u32::try_from(n)
+        .ok()
+        .and_then(|n| 1usize.checked_shl(n))
+        .map_or(usize::MAX, |subsets| subsets.saturating_mul(width));
+    let number_bits = number_bits(instance);
+    Ok(DpSize {
+        boxes: n,
+        values: values.len(),
+        states,
+        number_bits,
+        work: states as f64 * atoms as f64 * number_bits as f64,
+    })
+}
+
+/// Solves the DP for a discrete instance within the default [`WorkLimits`].
+///
+/// # Errors
+/// As [`solve_with`].
+pub fn solve(instance: &Instance) -> Result<DpSolution, InstanceError> {
+    solve_with(instance, &WorkLimits::default(), &mut |_| {})
+}
+
+/// Solves the DP for a discrete instance, refusing before any work when its size
+/// ([`dp_size`]) exceeds `limits`, and reporting `progress` once per subset of opened boxes.
+///
+/// # Errors
+/// A normal box; more states than `limits.max_states` (or [`MAX_STATES_CEILING`]); more
+/// estimated work than `limits.max_work`. The message gives the sizes and the limit (field
+/// `"limit"`).
+/// # Accuracy
+/// Exact. Work: `O(2^n · V · n · a)` rational operations (`V` distinct values, `a` atoms per
+/// box) on numbers of up to [`DpSize::number_bits`] bits; 10 boxes × 6 small atoms is a few
+/// seconds.
+pub fn solve_with(
+    instance: &Instance,
+    limits: &WorkLimits,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<DpSolution, InstanceError> {
+    let size = dp_size(instance)?;
+    let n = size.boxes;
+    let max_states = limits.max_states.min(MAX_STATES_CEILING);
+    if size.states > max_states {
+        return Err(too_much_work(format!(
+            "the exact DP needs 2^{n} × {} = {} states (boxes × hand values), above the limit \
+             of {max_states}",
+            size.values + 1,
+            size.states,
+        )));
+    }
+    if size.work > limits.max_work {
+        return Err(too_much_work(format!(
+            "the exact DP needs about {:.1e} work units ({} states, numbers of up to {} bits), \
+             above the limit of {:.1e}",
+            size.work, size.states, size.number_bits, limits.max_work
+        )));
+    }
+    let mut values: Vec<Rational> = instance.outside().cloned().into_iter().collect();
+    for b in instance.boxes() {
+        let d = b.as_discrete().expect("checked discrete");
         values.extend(d.atoms().iter().map(|(x, _)| x.clone()));
     }
     values.sort();
     values.dedup();
     let width = values.len() + 1;
-    if n > MAX_BOXES || (1usize << n).saturating_mul(width) > MAX_STATES {
-        return Err(InstanceError {
-            box_index: None,
-            field: "boxes".into(),
-            message: format!(
-                "too large for the exact DP: {n} boxes × {} distinct values (limits: {MAX_BOXES} \
-                 boxes, {MAX_STATES} states)",
-                values.len()
-            ),
-        });
-    }
     let position = |v: &Rational| values.binary_search(v).expect("value listed");
     let mut holders = vec![0u32; values.len()];
     for (i, b) in instance.boxes().iter().enumerate() {
@@ -91,7 +154,13 @@ pub fn solve(instance: &Instance) -> Result<DpSolution, InstanceError> {
         })
         .collect();
     let mut table: Vec<Option<Rational>> = vec![None; (1usize << n) * width];
+    let subsets = 1usize << n;
     for mask in (0..(1u32 << n)).rev() {
+        progress(Progress {
+            stage: "exact DP",
+            done: subsets - 1 - mask as usize,
+            total: subsets,
+        });
         for hand in 0..width {
             let possible = if hand == values.len() {
                 mask == 0 && outside_position.is_none()

@@ -24,7 +24,8 @@ impl fmt::Display for InstanceError {
         if let Some(i) = self.box_index {
             write!(f, "box {i}: ")?;
         }
-        write!(f, "field \"{}\": {}", self.field, self.message)
+        // Debug quoting: a field name read from a file may hold a line break or a quote.
+        write!(f, "field {:?}: {}", self.field, self.message)
     }
 }
 
@@ -281,4 +282,45 @@ impl Instance {
             outside,
         }
     }
+}
+
+/// The f64 nearest to `x` (ties to even), subnormals included; `±inf` beyond the largest
+/// finite f64 (`x` at least `f64::MAX` plus half an ulp).
+///
+/// A rounding to 1100 bits first (enough for every f64, subnormals included) could land on a
+/// midpoint between two doubles that `x` is not on, so the two neighbours are then compared
+/// with `x` exactly.
+pub fn nearest_f64(x: &Rational) -> f64 {
+    let v = rug::Float::with_val(1100, x).to_f64();
+    if !v.is_finite() || v == 0.0 && *x == 0 {
+        return v;
+    }
+    let step = |v: f64, up: bool| -> f64 {
+        // The next double away from (up) or towards (down) +∞.
+        if v == 0.0 {
+            return if up {
+                f64::from_bits(1)
+            } else {
+                -f64::from_bits(1)
+            };
+        }
+        let bits = v.to_bits();
+        let away_from_zero = up == (v > 0.0);
+        f64::from_bits(if away_from_zero { bits + 1 } else { bits - 1 })
+    };
+    let mut best = v;
+    let mut best_distance = Rational::from_f64(v).map(|r| (r - x).abs());
+    for candidate in [step(v, true), step(v, false)] {
+        let Some(r) = Rational::from_f64(candidate) else {
+            continue;
+        };
+        let distance = Some((r - x).abs());
+        let closer =
+            distance < best_distance || (distance == best_distance && candidate.to_bits() & 1 == 0);
+        if closer {
+            best = candidate;
+            best_distance = distance;
+        }
+    }
+    best
 }

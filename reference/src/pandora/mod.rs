@@ -1,4 +1,4 @@
-//! Pandora's Box solved exactly (issue 4): instances, Weitzman's reservation values and index
+//! Pandora's Box solved exactly: instances, Weitzman's reservation values and index
 //! policy, its exact expected cost and value, the optimal policy by dynamic programming,
 //! Theorem 2's budget multiplier, Theorem 1 in the Pandora setting, and the EI-per-cost
 //! counterexample. Minimisation throughout (MATH.md, "Pandora's Box and Weitzman's policy").
@@ -15,15 +15,17 @@ pub mod policy;
 pub mod quadrature;
 pub mod reservation;
 pub mod theorem1;
+pub mod work;
 
-pub use budget::{solve_budget, BudgetSolution, ScaledPolicy};
+pub use budget::{solve_budget, solve_budget_with, BudgetSolution, ScaledPolicy};
 pub use counterexample::{
     counterexample, counterexample_sizes, expected_max_with_zero, Counterexample,
 };
-pub use dp::{solve as solve_dp, Action, DpSolution};
+pub use dp::{dp_size, solve as solve_dp, solve_with as solve_dp_with, Action, DpSize, DpSolution};
 pub use evaluation::{evaluate, expected_minimum, kww_objective, product_formula_cost, Evaluation};
-pub use instance::{Discrete, Distribution, Instance, InstanceError, PandoraBox};
-pub use normal::{evaluate_general, GeneralEvaluation, GeneralIndex};
+pub use instance::{nearest_f64, Discrete, Distribution, Instance, InstanceError, PandoraBox};
+pub use normal::{certified_index, evaluate_general, GeneralEvaluation, GeneralIndex};
 pub use policy::{IndexPolicy, Tie};
 pub use reservation::discrete_reservation_value;
 pub use theorem1::{theorem1, Theorem1};
+pub use work::{number_bits, Progress, WorkLimits};

@@ -15,12 +15,14 @@
 //! decimal with optional exponent (`0.1` is `1/10`, `-2.5e-3` is `-1/400`) or a fraction
 //! `"p/q"`. `"outside"` (the value in hand, `y0`) may be omitted or `null`: then at least one
 //! box must be opened. A box is discrete (`"values"` + `"probs"`) or normal (`"normal"` with
-//! `"mean"`, `"sd"`); `"name"` is optional. Unknown fields are errors. Every error names the
-//! box and field.
+//! `"mean"`, `"sd"`); `"name"` and `"description"` are optional strings. Unknown fields are
+//! errors. Every error names the box and field, or the line and column of a syntax error.
 use super::json::{parse, Json};
+use crate::cli::io::read_text_file;
 use pbgi_reference::pandora::{Distribution, Instance, InstanceError, PandoraBox};
 use rug::ops::Pow;
 use rug::{Integer, Rational};
+use std::path::Path;
 
 /// An instance as read from a file, with the optional box names.
 #[derive(Clone, Debug)]
@@ -40,7 +42,7 @@ pub const MAX_EXPONENT: i64 = 1000;
 /// # Errors
 /// Anything else (including `inf`, `nan`, hexadecimal, spaces), with the text quoted.
 pub fn parse_exact(text: &str) -> Result<Rational, String> {
-    let bad = || format!("not an exact number (decimal or \"p/q\"): \"{text}\"");
+    let bad = || format!("not an exact number (decimal or \"p/q\"): {text:?}");
     let unsigned_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     if let Some((num, den)) = text.split_once('/') {
         let num_digits = num.strip_prefix('-').unwrap_or(num);
@@ -260,6 +262,12 @@ pub fn read_instance(text: &str) -> Result<InstanceFile, String> {
         &["description", "outside", "boxes"],
     )
     .map_err(|e| e.to_string())?;
+    if let Some(other) = get(m, "description").filter(|d| !matches!(d, Json::String(_))) {
+        return Err(format!(
+            "field \"description\": expected a string, got {}",
+            other.kind()
+        ));
+    }
     let outside = match get(m, "outside") {
         None | Some(Json::Null) => None,
         Some(v) => Some(number(v, None, "outside").map_err(|e| e.to_string())?),
@@ -276,4 +284,15 @@ pub fn read_instance(text: &str) -> Result<InstanceFile, String> {
     }
     let instance = Instance::new(boxes, outside).map_err(|e| e.to_string())?;
     Ok(InstanceFile { instance, names })
+}
+
+/// Reads an instance file: at most [`crate::cli::io::MAX_FILE_BYTES`], UTF-8 (a leading
+/// byte-order mark is dropped), then [`read_instance`]. Every error starts with the file's
+/// name, then the line and column (syntax) or the box and field (content).
+///
+/// # Errors
+/// As [`crate::cli::io::read_text_file`] and [`read_instance`].
+pub fn read_instance_file(path: &Path) -> Result<InstanceFile, String> {
+    let text = read_text_file(path)?;
+    read_instance(&text).map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -1,7 +1,9 @@
 //! A small strict JSON reader (RFC 8259) that keeps numbers as their source text, so that
 //! Pandora instances can read `0.1` as exactly `1/10` rather than through an f64. Duplicate
-//! object keys are an error. Errors give the line and column.
-use std::fmt::Write;
+//! object keys are an error. Errors give the line and column (in characters, from 1) and fit on
+//! one line (text from the input is quoted with its control characters escaped). Work and memory
+//! are linear in the input's size; nesting is bounded.
+use std::collections::HashSet;
 
 /// A parsed JSON value; numbers keep their exact source text.
 #[derive(Clone, Debug, PartialEq)]
@@ -59,7 +61,14 @@ impl Reader<'_> {
     fn error(&self, what: &str) -> String {
         let before = &self.text[..self.pos.min(self.text.len())];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+        // Characters, not bytes: UTF-8 continuation bytes (0b10xx_xxxx) do not start one.
+        let column = before
+            .iter()
+            .rev()
+            .take_while(|&&b| b != b'\n')
+            .filter(|&&b| b & 0xC0 != 0x80)
+            .count()
+            + 1;
         format!("line {line}, column {column}: {what}")
     }
 
@@ -139,8 +148,9 @@ impl Reader<'_> {
                 return Err(self.error("invalid number: digits expected in the exponent"));
             }
         }
-        let text = std::str::from_utf8(&self.text[start..self.pos]).expect("ASCII");
-        Ok(Json::Number(text.to_string()))
+        // Only ASCII digits, signs, '.' and exponents were consumed.
+        let text = String::from_utf8_lossy(&self.text[start..self.pos]).into_owned();
+        Ok(Json::Number(text))
     }
 
     fn hex4(&mut self) -> Result<u32, String> {
@@ -242,6 +252,8 @@ impl Reader<'_> {
     fn object(&mut self, depth: usize) -> Result<Json, String> {
         self.pos += 1;
         let mut members: Vec<(String, Json)> = Vec::new();
+        // Hashed, so that a file of a million keys is not a million squared comparisons.
+        let mut keys: HashSet<String> = HashSet::new();
         self.skip_whitespace();
         if self.peek() == Some(b'}') {
             self.pos += 1;
@@ -254,11 +266,9 @@ impl Reader<'_> {
             }
             let key_pos = self.pos;
             let key = self.string()?;
-            if members.iter().any(|(k, _)| *k == key) {
+            if !keys.insert(key.clone()) {
                 self.pos = key_pos;
-                let mut message = String::new();
-                write!(message, "duplicate key \"{key}\"").expect("write to String");
-                return Err(self.error(&message));
+                return Err(self.error(&format!("duplicate key {key:?}")));
             }
             self.skip_whitespace();
             if self.peek() != Some(b':') {
