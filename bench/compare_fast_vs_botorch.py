@@ -14,7 +14,9 @@ Peers:
   _ei_helper), and the same bisection in Rust (`pbgi_fast::pbgi_bisection100`, one point at a
   time).
 
-Run through `bench/run` (which uses .venv-bench/); options: --points N, --repeats R.
+Run through `bench/run` (which uses .venv-bench/); options: --points N, --repeats R. With
+`--update-readme` it also writes the table into the project README, between the lines
+`<!-- compare_fast_vs_botorch: begin -->` and `<!-- compare_fast_vs_botorch: end -->`.
 """
 import argparse
 import json
@@ -94,10 +96,32 @@ def rust_times(mu, sigma, y, cost, repeats):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+README_BEGIN = "<!-- compare_fast_vs_botorch: begin -->"
+README_END = "<!-- compare_fast_vs_botorch: end -->"
+
+
+def update_readme(table):
+    path = os.path.join(ROOT, "README.md")
+    with open(path) as f:
+        text = f.read()
+    if README_BEGIN not in text or README_END not in text:
+        print(f"compare_fast_vs_botorch.py: error: {path} has no lines {README_BEGIN} and "
+              f"{README_END}", file=sys.stderr)
+        return 2
+    head, rest = text.split(README_BEGIN, 1)
+    _, tail = rest.split(README_END, 1)
+    with open(path, "w") as f:
+        f.write(head + README_BEGIN + "\n" + table + README_END + tail)
+    print(f"compare_fast_vs_botorch.py: table written into {path}", file=sys.stderr)
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--points", type=int, default=1_000_000)
     p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--update-readme", action="store_true",
+                   help="also write the table into README.md (between its markers)")
     a = p.parse_args()
     torch.set_num_threads(1)
     mu, sigma, y, cost = bo_points(a.points)
@@ -116,12 +140,18 @@ def main():
     g_torch = torch_bisection100(tm, ts, tc).numpy()
     g_bisect_scale = np.abs(mu) + np.abs(g_torch - mu)
 
-    print(f"fast kernels vs BoTorch and the 100-step bisection: {n} BO-like points, 1 thread, "
-          f"min of {a.repeats} runs (bisections: 1 run)")
-    print(f"torch {torch.__version__} (threads: {torch.get_num_threads()})")
-    print()
-    print("| function | ours | ns/point | peer | ns/point | ours / peer | target |")
-    print("|---|---|---|---|---|---|---|")
+    simd_path = ours.pop("simd_path")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
+                            capture_output=True).stdout.strip() or "?"
+    lines = [
+        f"`bench/compare_fast_vs_botorch.py` at {commit}, "
+        f"{time.strftime('%Y-%m-%d', time.gmtime())}: {n} BO-like points (seed 20261121), "
+        f"1 thread, min of {a.repeats} runs (bisections: 1 run); slices on the `{simd_path}` "
+        f"path; torch {torch.__version__} (threads: {torch.get_num_threads()}).",
+        "",
+        "| function | ours | ns/point | peer | ns/point | ours / peer | target |",
+        "|---|---|---|---|---|---|---|",
+    ]
     rows = [
         ("EI", "ei_slice", "BoTorch sigma*_ei_helper(u)", "botorch_ei", "<= 0.5"),
         ("LogEI", "log_ei_slice", "BoTorch _log_ei_helper(u) + ln sigma", "botorch_log_ei", "<= 0.5"),
@@ -132,15 +162,23 @@ def main():
     for fn, mine, peer_name, peer_key, target in rows:
         r = every[mine] / every[peer_key]
         speed = f" ({1 / r:.0f}x faster)" if r < 0.1 else ""
-        print(f"| {fn} | `{mine}` | {every[mine]:.1f} | {peer_name} | {every[peer_key]:.1f} "
-              f"| {r:.3f}{speed} | {target} |")
-    print()
-    print("other fast kernels on the same points (ns/point):",
-          ", ".join(f"{k} {v:.1f}" for k, v in ours.items()
-                    if k not in ("ei_slice", "log_ei_slice", "pbgi_slice", "pbgi_bisection100")))
+        lines.append(f"| {fn} | `{mine}` | {every[mine]:.1f} | {peer_name} | "
+                     f"{every[peer_key]:.1f} | {r:.3f}{speed} | {target} |")
+    lines += [
+        "",
+        "Other fast kernels on the same points (ns/point): "
+        + ", ".join(f"{k} {v:.1f}" for k, v in ours.items()
+                    if k not in ("ei_slice", "log_ei_slice", "pbgi_slice", "pbgi_bisection100"))
+        + ".",
+    ]
+    table = "\n".join(lines) + "\n"
+    print(table)
     print(f"(the torch bisection's index, sanity check: finite for "
           f"{np.isfinite(g_torch).sum()} of {n}, scale |mu| + |g - mu| up to "
           f"{g_bisect_scale.max():.3g})")
+    if a.update_readme:
+        return update_readme(table)
+    return 0
 
 
 if __name__ == "__main__":

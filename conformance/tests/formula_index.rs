@@ -5,7 +5,7 @@
 //! reference: `path` (a file or directory), `path::name` (an item defined in the file: `fn`,
 //! `struct`, `enum`, `trait`, `const`, `type` or `mod` `name`), or `path#text` (a Markdown
 //! heading of the file containing `text`, backticks of the heading left out). Other code spans
-//! (formulas) are not references.
+//! (formulas) are not references. Every public function of the two crates has a row.
 use std::path::{Path, PathBuf};
 
 /// The directories a reference may start with (the repository's top level).
@@ -134,6 +134,60 @@ fn every_row_names_a_test() {
             "a row without a test: {row}"
         );
     }
+}
+
+/// The public functions a crate re-exports from its formula modules (`pub use module::{...}`
+/// in `src/lib.rs`): `(module, name)`, functions only (lower-case names).
+fn public_functions(root: &Path, krate: &str) -> Vec<(String, String)> {
+    let lib = std::fs::read_to_string(root.join(krate).join("src/lib.rs")).expect("lib.rs");
+    let mut out = Vec::new();
+    for statement in lib.split("pub use ").skip(1) {
+        let statement = &statement[..statement.find(';').unwrap_or(statement.len())];
+        let Some((module, names)) = statement.split_once("::") else {
+            continue;
+        };
+        for name in names
+            .trim_matches(|c: char| c == '{' || c == '}' || c.is_whitespace())
+            .split(',')
+        {
+            let name = name.trim();
+            if name.starts_with(|c: char| c.is_ascii_lowercase()) {
+                out.push((module.trim().to_string(), name.to_string()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_public_function_of_both_crates_has_a_row() {
+    let root = repository();
+    let index = std::fs::read_to_string(root.join("proofs-notes/INDEX.md")).expect("exists");
+    let mut missing = Vec::new();
+    let mut seen = 0;
+    for krate in ["reference", "fast"] {
+        for (module, name) in public_functions(&root, krate) {
+            // `f_with` is `f` at an explicit accuracy; the fast crate's argument checks are not
+            // formulas.
+            if name.ends_with("_with") || name.starts_with("check_argument") {
+                continue;
+            }
+            seen += 1;
+            let reference = format!("`{krate}/src/{module}.rs::{name}`");
+            if !index.contains(&reference) {
+                missing.push(reference);
+            }
+        }
+    }
+    assert!(
+        seen > 30,
+        "only {seen} public functions found: has lib.rs changed form?"
+    );
+    assert!(
+        missing.is_empty(),
+        "public functions without a row in proofs-notes/INDEX.md: {}",
+        missing.join(", ")
+    );
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! `bench/compare_fast_vs_botorch.py` (raw little-endian f64 files `mu.f64`, `sigma.f64`,
 //! `cost.f64` and the incumbent in `y.f64`), so that the same points are timed beside BoTorch in
 //! one run. Not a criterion bench: it prints one JSON object (kernel → ns per point, the
-//! minimum over repeats) and is run by `bench/run`, never by the test command.
+//! minimum over repeats, and `simd_path`, the compilation the slices ran) and is run by
+//! `bench/run`, never by the test command.
 //!
 //! Usage: `cargo bench -p pbgi-fast --bench peers -- DIR [REPEATS]`.
 use std::hint::black_box;
@@ -128,9 +129,10 @@ fn main() {
             black_box(&out);
         }),
     ));
-    let body: Vec<String> = times
+    let mut body: Vec<String> = times
         .iter()
         .map(|(k, v)| format!("\"{k}\": {v:.3}"))
         .collect();
+    body.push(format!("\"simd_path\": \"{}\"", pbgi_fast::simd_path()));
     println!("{{{}}}", body.join(", "));
 }

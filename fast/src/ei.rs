@@ -110,7 +110,13 @@ fn ei_special(mu: f64, sigma: f64, y: f64) -> f64 {
     }
 }
 
-/// [`ei`] over slices: `out[i] = ei(mu[i], sigma[i], y)`. No allocation.
+/// [`ei`] over slices: `out[i] = ei(mu[i], sigma[i], y)`, bit for bit. No allocation.
+///
+/// Four points at a time: with AVX2 and FMA when the CPU has them (chosen at run time, see
+/// [`crate::simd_path`]), else with the baseline instruction set; rare regions (`σ` outside
+/// `[1e-100, 1e100]`, `z ∈ (20, 40]`, `z` just above the underflow of EI, invalid input) fall
+/// back to [`ei`] lane by lane. Every path gives the bits of [`ei`]
+/// (`fast/src/ei_lanes.rs`, tested there on both compilations).
 ///
 /// # Errors
 /// [`SliceLengthError`] (and `out` untouched) unless `mu`, `sigma` and `out` have equal lengths.
@@ -121,8 +127,6 @@ pub fn ei_slice(
     out: &mut [f64],
 ) -> Result<(), SliceLengthError> {
     SliceLengthError::check(&[("mu", mu.len()), ("sigma", sigma.len()), ("out", out.len())])?;
-    for ((o, &m), &s) in out.iter_mut().zip(mu).zip(sigma) {
-        *o = ei(m, s, y);
-    }
+    crate::ei_lanes::ei_lanes(mu, sigma, y, out);
     Ok(())
 }

@@ -11,7 +11,13 @@
 //! The exact products behind that accuracy use Dekker's splitting by default; compiling with
 //! `-C target-feature=+fma` (or `-C target-cpu=native` on a CPU with FMA) switches them to
 //! hardware FMA, which is faster and gives the same results.
-#![forbid(unsafe_code)]
+//!
+//! [`ei_slice`], [`log_ei_slice`] and [`log_eipc_slice`] compute four points at a time, with
+//! AVX2 and FMA when the CPU has them (chosen at run time, [`simd_path`]) and the baseline
+//! instruction set otherwise; on every path they return the bits of the scalar functions.
+// `unsafe` only to call the AVX2+FMA compilation of a kernel after checking that the CPU has
+// them (`lanes::lanes_entry`).
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 mod bisection;
@@ -19,9 +25,14 @@ mod consts;
 mod dd;
 mod domain;
 mod ei;
+mod ei_lanes;
 mod gradients;
 mod h;
+mod lanes;
+#[cfg(test)]
+mod lanes_tests;
 mod log_ei;
+mod log_ei_lanes;
 mod log_eipc;
 mod log_ndtr;
 mod pbgi;
@@ -32,6 +43,7 @@ mod standardize;
 mod stopping;
 mod tail;
 mod tail_coeffs;
+mod tail_lanes;
 
 pub use bisection::pbgi_bisection100;
 pub use domain::{check_argument, check_arguments, DomainError};
@@ -41,6 +53,7 @@ pub use gradients::{
     PbgiGrad,
 };
 pub use h::{h, ln_h};
+pub use lanes::simd_path;
 pub use log_ei::{log_ei, log_ei_slice};
 pub use log_eipc::{log_eipc, log_eipc_exp, log_eipc_inv, log_eipc_slice};
 pub use log_ndtr::{log_ndtr, log_ndtr_slice};

@@ -100,7 +100,12 @@ pub(crate) fn log_ei_far_left(mu: f64, sigma: f64, y: f64) -> Option<(f64, f64, 
     Some((x, xlo, sigma.ln() - (2.0 * x.ln() + LN_SQRT_2PI) + shift))
 }
 
-/// [`log_ei`] over slices: `out[i] = log_ei(mu[i], sigma[i], y)`. No allocation.
+/// [`log_ei`] over slices: `out[i] = log_ei(mu[i], sigma[i], y)`, bit for bit. No allocation.
+///
+/// Four points at a time, with AVX2 and FMA when the CPU has them (chosen at run time, see
+/// [`crate::simd_path`]); lanes outside the common region (as for [`crate::ei_slice`], and
+/// `z ≤ -2^16`) are recomputed by [`log_ei`]. Every path gives the bits of [`log_ei`]
+/// (`fast/src/log_ei_lanes.rs`, tested on both compilations in `fast/src/lanes_tests.rs`).
 ///
 /// # Errors
 /// [`SliceLengthError`] (and `out` untouched) unless `mu`, `sigma` and `out` have equal lengths.
@@ -111,8 +116,6 @@ pub fn log_ei_slice(
     out: &mut [f64],
 ) -> Result<(), SliceLengthError> {
     SliceLengthError::check(&[("mu", mu.len()), ("sigma", sigma.len()), ("out", out.len())])?;
-    for ((o, &m), &s) in out.iter_mut().zip(mu).zip(sigma) {
-        *o = log_ei(m, s, y);
-    }
+    crate::log_ei_lanes::log_ei_lanes(mu, sigma, y, out);
     Ok(())
 }

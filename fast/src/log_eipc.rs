@@ -199,7 +199,13 @@ fn ln_h_neg_huge_parts(x: f64, xlo: f64, rest: f64, f: f64) -> f64 {
     -a + ((f * rest - f * (x * xlo)) - b)
 }
 
-/// [`log_eipc`] over slices: `out[i] = log_eipc(mu[i], sigma[i], y, cost[i])`. No allocation.
+/// [`log_eipc`] over slices: `out[i] = log_eipc(mu[i], sigma[i], y, cost[i])`, bit for bit.
+/// No allocation.
+///
+/// Four points at a time, with AVX2 and FMA when the CPU has them (chosen at run time, see
+/// [`crate::simd_path`]): `ln(EI/c)` on the lanes where the vectorised EI settles EI and
+/// `EI/c` is a normal f64; the others are recomputed by [`log_eipc`]. Every path gives the
+/// bits of [`log_eipc`] (`fast/src/log_ei_lanes.rs`, tested in `fast/src/lanes_tests.rs`).
 ///
 /// # Errors
 /// [`SliceLengthError`] (and `out` untouched) unless all slices have equal lengths.
@@ -216,8 +222,6 @@ pub fn log_eipc_slice(
         ("cost", cost.len()),
         ("out", out.len()),
     ])?;
-    for (((o, &m), &s), &c) in out.iter_mut().zip(mu).zip(sigma).zip(cost) {
-        *o = log_eipc(m, s, y, c);
-    }
+    crate::log_ei_lanes::log_eipc_lanes(mu, sigma, y, cost, out);
     Ok(())
 }

@@ -1,0 +1,213 @@
+//! The lane kernels give the bits of the scalar functions, on both compilations: the portable
+//! one and (where the CPU has them) the AVX2+FMA one, called directly rather than through the
+//! run-time choice, on seeded random inputs over every branch and on edge values, with lengths
+//! that leave every remainder.
+use crate::ei_lanes::{ei_lanes_kernel, ei_x4};
+use crate::lanes::{F64x4, LANES};
+use crate::log_ei_lanes::{log_ei_lanes_kernel, log_ei_x4, log_eipc_lanes_kernel, log_eipc_x4};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const SEED: u64 = 0x0e1_1a4e5;
+
+const SPECIALS: [f64; 17] = [
+    0.0,
+    -0.0,
+    f64::NAN,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    f64::MIN_POSITIVE,
+    5e-324,
+    f64::MAX,
+    -f64::MAX,
+    1e-100,
+    1e100,
+    1e-150,
+    1e150,
+    1.0,
+    -1.0,
+    1e-300,
+    1e300,
+];
+
+/// One threshold and `n` points `(μ, σ, cost)`: BO-like points, every z region (with extra
+/// weight on the lane kernels' boundaries ±20, ±37, ±38.5, 40, 2^16), σ from 1e-300 to 1e300,
+/// special values, tiny `y - μ`, costs around EI and beyond.
+fn inputs(rng: &mut ChaCha8Rng, n: usize) -> (f64, Vec<f64>, Vec<f64>, Vec<f64>) {
+    let ys = [-1.0, 0.0, 3.5, 1e-260, -1e200, 1e300];
+    let y = ys[rng.gen_range(0..ys.len())];
+    let (mut mu, mut sigma, mut cost) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..n {
+        let s = match rng.gen_range(0..10) {
+            0 => SPECIALS[rng.gen_range(0..SPECIALS.len())],
+            1 => 10f64.powf(rng.gen_range(-300.0..300.0)),
+            2..=5 => 10f64.powf(rng.gen_range(-2.0..0.301)),
+            _ => 10f64.powf(rng.gen_range(-6.0..6.0)),
+        };
+        let z: f64 = match rng.gen_range(0..10) {
+            0 => rng.gen_range(-60.0..60.0),
+            1 => rng.gen_range(-40.0..-36.0),
+            2 => rng.gen_range(18.0..42.0),
+            3 => -(10f64.powf(rng.gen_range(-300.0..10.0))),
+            4 => 10f64.powf(rng.gen_range(-300.0..10.0)),
+            5 => -rng.gen_range(60000.0..70000.0),
+            _ => rng.gen_range(-9.0..9.0),
+        };
+        let m = match rng.gen_range(0..8) {
+            0 => SPECIALS[rng.gen_range(0..SPECIALS.len())],
+            1 => y - z * s,
+            2 => y + rng.gen_range(-1.0..1.0) * 1e-255,
+            _ => y - z * s * (1.0 + rng.gen_range(-1e-3..1e-3)),
+        };
+        let c = match rng.gen_range(0..6) {
+            0 => SPECIALS[rng.gen_range(0..SPECIALS.len())],
+            1 => 10f64.powf(rng.gen_range(-320.0..300.0)),
+            _ => crate::ei(m, s, y) * 10f64.powf(rng.gen_range(-2.0..2.0)),
+        };
+        mu.push(m);
+        sigma.push(s);
+        cost.push(c);
+    }
+    (y, mu, sigma, cost)
+}
+
+fn assert_same(
+    path: &str,
+    function: &str,
+    got: &[f64],
+    want: &[f64],
+    args: impl Fn(usize) -> String,
+) {
+    for i in 0..want.len() {
+        let same = got[i].to_bits() == want[i].to_bits() || (got[i].is_nan() && want[i].is_nan());
+        assert!(
+            same,
+            "{function} on {path} differs at {}: {:e} ({:#018x}) vs scalar {:e} ({:#018x})",
+            args(i),
+            got[i],
+            got[i].to_bits(),
+            want[i],
+            want[i].to_bits()
+        );
+    }
+}
+
+/// Every lane kernel against its scalar function for one input set, on the compilation given
+/// by `FMA`.
+fn compare<const FMA: bool>(path: &str, y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
+    let n = mu.len();
+    let args = |i: usize| {
+        format!(
+            "mu={:e} ({:#018x}), sigma={:e} ({:#018x}), y={y:e}, cost={:e}",
+            mu[i],
+            mu[i].to_bits(),
+            sigma[i],
+            sigma[i].to_bits(),
+            cost[i]
+        )
+    };
+    let mut got = vec![0.0; n];
+    ei_lanes_kernel::<FMA>(mu, sigma, y, &mut got);
+    let want: Vec<f64> = (0..n).map(|i| crate::ei(mu[i], sigma[i], y)).collect();
+    assert_same(path, "ei", &got, &want, args);
+    log_ei_lanes_kernel::<FMA>(mu, sigma, y, &mut got);
+    let want: Vec<f64> = (0..n).map(|i| crate::log_ei(mu[i], sigma[i], y)).collect();
+    assert_same(path, "log_ei", &got, &want, args);
+    log_eipc_lanes_kernel::<FMA>(mu, sigma, y, cost, &mut got);
+    let want: Vec<f64> = (0..n)
+        .map(|i| crate::log_eipc(mu[i], sigma[i], y, cost[i]))
+        .collect();
+    assert_same(path, "log_eipc", &got, &want, args);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[allow(unsafe_code)]
+unsafe fn compare_avx2(y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
+    compare::<true>("avx2+fma", y, mu, sigma, cost)
+}
+
+#[test]
+fn lane_kernels_equal_the_scalar_functions_bit_for_bit() {
+    println!("seed {SEED:#x}");
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    for round in 0..24 {
+        let (y, mu, sigma, cost) = inputs(&mut rng, 10_000 + round % 4);
+        compare::<false>("portable", y, &mu, &sigma, &cost);
+        #[cfg(target_arch = "x86_64")]
+        if crate::lanes::avx2_fma_detected() {
+            // SAFETY: the CPU has AVX2 and FMA (checked just above).
+            #[allow(unsafe_code)]
+            unsafe {
+                compare_avx2(y, &mu, &sigma, &cost)
+            };
+        } else if round == 0 {
+            println!("no AVX2+FMA on this CPU: only the portable compilation is compared");
+        }
+    }
+}
+
+#[test]
+fn the_public_slices_equal_the_scalar_functions() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 1);
+    let (y, mu, sigma, cost) = inputs(&mut rng, 4099);
+    println!("run-time path: {}", crate::simd_path());
+    let mut out = vec![0.0; mu.len()];
+    let args = |i: usize| format!("index {i}");
+    crate::ei_slice(&mu, &sigma, y, &mut out).unwrap();
+    let want: Vec<f64> = (0..mu.len())
+        .map(|i| crate::ei(mu[i], sigma[i], y))
+        .collect();
+    assert_same(crate::simd_path(), "ei_slice", &out, &want, args);
+    crate::log_ei_slice(&mu, &sigma, y, &mut out).unwrap();
+    let want: Vec<f64> = (0..mu.len())
+        .map(|i| crate::log_ei(mu[i], sigma[i], y))
+        .collect();
+    assert_same(crate::simd_path(), "log_ei_slice", &out, &want, args);
+    crate::log_eipc_slice(&mu, &sigma, y, &cost, &mut out).unwrap();
+    let want: Vec<f64> = (0..mu.len())
+        .map(|i| crate::log_eipc(mu[i], sigma[i], y, cost[i]))
+        .collect();
+    assert_same(crate::simd_path(), "log_eipc_slice", &out, &want, args);
+}
+
+/// The comparisons above are not vacuous: on BO-like points (μ ~ N(0, 1), σ log-uniform in
+/// [0.01, 2], y = -1, as the benchmarks) the lanes settle most points themselves.
+#[test]
+fn the_lanes_settle_most_bo_like_points() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 2);
+    let n = 40_000;
+    let mu: Vec<f64> = (0..n)
+        .map(|_| rng.sample(rand_distr::StandardNormal))
+        .collect();
+    let sigma: Vec<f64> = (0..n)
+        .map(|_| 10f64.powf(rng.gen_range(-2.0..0.301)))
+        .collect();
+    let cost: Vec<f64> = (0..n)
+        .map(|_| 10f64.powf(rng.gen_range(-4.0..0.0)))
+        .collect();
+    let y = -1.0;
+    let (mut ei, mut log_ei, mut log_eipc) = (0, 0, 0);
+    for i in (0..n).step_by(LANES) {
+        let (m, s, c) = (
+            F64x4::load(&mu, i),
+            F64x4::load(&sigma, i),
+            F64x4::load(&cost, i),
+        );
+        ei += ei_x4::<false>(m, s, y).1.iter().filter(|&&b| b).count();
+        log_ei += log_ei_x4::<false>(m, s, y).1.iter().filter(|&&b| b).count();
+        log_eipc += log_eipc_x4::<false>(m, s, y, c)
+            .1
+            .iter()
+            .filter(|&&b| b)
+            .count();
+    }
+    let share = |k: usize| k as f64 / n as f64;
+    println!(
+        "settled by the lanes: ei {:.3}, log_ei {:.3}, log_eipc {:.3}",
+        share(ei),
+        share(log_ei),
+        share(log_eipc)
+    );
+    assert!(share(ei) > 0.9 && share(log_ei) > 0.9 && share(log_eipc) > 0.7);
+}
