@@ -1,0 +1,189 @@
+//! Inputs that reach the rarely taken branches of the fast kernels (found by mutation testing:
+//! `proofs-notes/mutants.md`), each checked against the certified reference or a closed form.
+//! The branch each case exercises is named next to it.
+use pbgi_fast::{ei, log_ei};
+
+/// Distance in ulps between two finite f64 of the same sign (0 for equal values).
+fn ulps(a: f64, b: f64) -> u64 {
+    (a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs()
+}
+
+/// `got` within `n` ulps of the reference's correctly rounded EI.
+fn assert_ei_near_reference(mu: f64, sigma: f64, y: f64, n: u64) {
+    let want = pbgi_reference::ei(mu, sigma, y).unwrap().value;
+    let got = ei(mu, sigma, y);
+    assert!(
+        ulps(got, want) <= n,
+        "ei({mu:e}, {sigma:e}, {y:e}) = {got:e}, reference {want:e}"
+    );
+}
+
+/// `got` within `n` ulps of the reference's correctly rounded LogEI.
+fn assert_log_ei_near_reference(mu: f64, sigma: f64, y: f64, n: u64) {
+    let want = pbgi_reference::log_ei(mu, sigma, y).unwrap().value;
+    let got = log_ei(mu, sigma, y);
+    assert!(
+        ulps(got, want) <= n,
+        "log_ei({mu:e}, {sigma:e}, {y:e}) = {got:e}, reference {want:e}"
+    );
+}
+
+/// `1/√(2π) = h(0)`, correctly rounded.
+const H0: f64 = 0.398_942_280_401_432_7;
+
+#[test]
+fn ei_where_y_plus_mu_overflows_but_y_minus_mu_does_not() {
+    // y = μ = 1e308: y - μ = 0, so EI = σ·h(0) (y + μ would overflow).
+    assert!(ulps(ei(1e308, 1.0, 1e308), H0) <= 1);
+    assert!(ulps(ei(-1e308, 2.0, -1e308), 2.0 * H0) <= 1);
+}
+
+#[test]
+fn ei_where_y_minus_mu_overflows() {
+    // y - μ = 2e308 > f64::MAX: EI = y - μ + σ·h(-z) rounds to +∞.
+    assert_eq!(ei(-1e308, 1.0, 1e308), f64::INFINITY);
+    // y - μ = -2e308 with σ = 1e307: z = -20, EI = σ·h(-20) is a normal number.
+    assert_ei_near_reference(1e308, 1e307, -1e308, 4);
+}
+
+#[test]
+fn ei_tiny_sigma_huge_difference_is_the_positive_part() {
+    // σ < 1e-280 and |y - μ| > 2^420: |z| > 2^1300, EI = max(y - μ, 0) to all digits.
+    assert_eq!(ei(0.0, 1e-290, 1e200), 1e200);
+    assert_eq!(ei(0.0, 1e-290, -1e200), 0.0);
+    assert_eq!(ei(-1e200, 1e-290, 0.0), 1e200);
+    assert_eq!(ei(1e200, 1e-290, 0.0), 0.0);
+}
+
+#[test]
+fn ei_far_below_the_underflow_threshold_is_zero_for_any_sigma() {
+    // z = -1e200 with σ > 1: past X_UNDERFLOW, where the kernel (x² overflows) must not run.
+    assert_eq!(ei(0.0, 2.0, -2e200), 0.0);
+    assert_eq!(ei(0.0, 1e100, -1e300), 0.0);
+}
+
+#[test]
+fn ei_minus_infinite_difference_with_infinite_sigma_is_nan() {
+    // σ = ∞ and y - μ = -∞ (given, or overflowed from finite y, μ): ∞·0, NaN as documented.
+    assert!(ei(0.0, f64::INFINITY, f64::NEG_INFINITY).is_nan());
+    assert!(ei(1e308, f64::INFINITY, -1e308).is_nan());
+    // Finite σ beyond the kernels' range: z = -2e308/1e300 = -2e8, EI underflows to 0.
+    assert_eq!(ei(1e308, 1e300, -1e308), 0.0);
+    assert_eq!(ei(0.0, 1e300, f64::NEG_INFINITY), 0.0);
+}
+
+#[test]
+fn log_ei_with_subnormal_sigma_takes_the_logarithms_apart() {
+    // σ·p(x) would be subnormal (few significant bits) if formed as one product.
+    assert_log_ei_near_reference(0.0, 1e-320, -1e-320, 4);
+    assert_log_ei_near_reference(0.0, 5e-310, -2e-309, 4);
+    assert_log_ei_near_reference(1e-310, 3e-318, 0.0, 4);
+}
+
+#[test]
+fn log_ei_far_left_with_small_sigma() {
+    // x = 1e120 ≥ 2^16: σ·p(x) ≈ 1e-100·4e-241 underflows if formed as one product.
+    assert_log_ei_near_reference(0.0, 1e-100, -1e20, 4);
+    assert_log_ei_near_reference(0.0, 1e-280, -1e-270, 4);
+}
+
+#[test]
+fn log_ei_where_ei_is_subnormal_or_overflows_at_non_negative_z() {
+    // z = 1 with σ subnormal: EI ≈ 1.08e-320 is subnormal, so ln σ + ln h(z) is used.
+    assert_log_ei_near_reference(0.0, 1e-320, 1e-320, 4);
+    assert_log_ei_near_reference(0.0, 1e-315, 0.0, 4);
+    // z = 1 with σ = 1.7e308: EI = σ·h(1) overflows, LogEI ≈ 709.86 does not.
+    assert_log_ei_near_reference(0.0, 1.7e308, 1.7e308, 4);
+    // z < 0 with σ > 1 and EI subnormal.
+    assert_log_ei_near_reference(0.0, 10.0, -380.0, 4);
+}
+
+#[test]
+fn log_ei_where_y_minus_mu_overflows_is_quartered() {
+    // y - μ = 2e308: EI = y - μ to all digits, LogEI = ln(2e308) ≈ 709.9.
+    assert_log_ei_near_reference(-1e308, 1.0, 1e308, 4);
+    // y - μ = -2e308 with σ = 1e307: z = -20, LogEI depends on σ.
+    assert_log_ei_near_reference(1e308, 1e307, -1e308, 4);
+    // y = μ = 1e308 (y + μ overflows): LogEI = ln(σ·h(0)).
+    assert_log_ei_near_reference(1e308, 1.0, 1e308, 4);
+}
+
+#[test]
+fn log_ei_special_sigmas_follow_the_limits() {
+    assert_eq!(log_ei(0.0, f64::INFINITY, 0.0), f64::INFINITY);
+    assert_eq!(log_ei(0.0, f64::INFINITY, -1.0), f64::INFINITY);
+    assert_eq!(log_ei(0.25, 0.0, 1.0), 0.75f64.ln());
+    assert_eq!(log_ei(1.0, 0.0, 0.25), f64::NEG_INFINITY);
+}
+
+#[test]
+fn log_ei_beyond_the_square_root_of_f64_max() {
+    // x = 1.5e154: x² overflows but x²/2 does not; -x²/2 dominates (the other terms are below
+    // ulp(x²/2)), and 0.5·x is exact, so the correctly rounded LogEI is -(0.5·x)·x.
+    let x = 1.5e154;
+    assert!(ulps(log_ei(0.0, 1.0, -x), -(0.5 * x) * x) <= 4);
+    // z = -3.3e152/3 is not a float: the low part of z moves -z²/2 by many ulps.
+    assert_log_ei_near_reference(0.0, 3.0, -3.3e152, 4);
+}
+
+/// `LogEIPC-inv` against the reference: within 4 ulps of `scale` (its documented bound: 4 ulp
+/// of `max(|LogEI|, |m - s²/2|, |result|)`); `scale = None` asks for 4 ulps of the result.
+fn assert_log_eipc_inv_near_reference(
+    mu: f64,
+    sigma: f64,
+    y: f64,
+    m: f64,
+    s: f64,
+    scale: Option<f64>,
+) {
+    let want = pbgi_reference::log_eipc_inv(mu, sigma, y, m, s)
+        .unwrap()
+        .value;
+    let got = pbgi_fast::log_eipc_inv(mu, sigma, y, m, s);
+    let ok = match scale {
+        None => ulps(got, want) <= 4,
+        Some(unit) => (got - want).abs() <= 4.0 * unit,
+    };
+    assert!(
+        ok,
+        "log_eipc_inv({mu:e}, {sigma:e}, {y:e}, {m:e}, {s:e}) = {got:e}, reference {want:e}"
+    );
+}
+
+/// ulp of a magnitude beyond `f64::MAX` (as the accuracy scan: the ulp of `f64::MAX`, `2^971`).
+const ULP_BEYOND_MAX: f64 = 1.995_840_309_534_719_8e292;
+
+#[test]
+fn log_eipc_inv_cancels_huge_terms_through_the_far_left_form() {
+    // LogEI < -f64::MAX and s²/2 > f64::MAX, cancelling: -z²/2 + s²/2 + ln σ - ln z² - ln √(2π).
+    // x = 2e154: LogEI/4 and s²/8 finite; the documented bound is relative to |LogEI| > MAX.
+    let far = Some(ULP_BEYOND_MAX);
+    assert_log_eipc_inv_near_reference(0.0, 1.0, -2e154, 0.0, 2e154, far);
+    // z = -6.3e154/3 is not a float: its low part matters.
+    assert_log_eipc_inv_near_reference(0.0, 3.0, -6.3e154, 0.0, 2.1e154, far);
+    // y - μ = -2e308 overflows: the problem is quartered first.
+    assert_log_eipc_inv_near_reference(1e308, 1e154, -1e308, 0.0, 2e154, far);
+    // x = 1e200: both quarters overflow, (s - x)(s + x)/2 is formed from exact sums, and the
+    // result (≈ -921) is accurate to its own ulps.
+    assert_log_eipc_inv_near_reference(0.0, 1.0, -1e200, 0.5, 1e200, None);
+    assert_log_eipc_inv_near_reference(0.0, 4.0, -4e200, 0.5, 1e200, None);
+    assert_log_eipc_inv_near_reference(0.0, 3.0, -3.3e200, 0.5, 1.1e200, far);
+    // y - μ = -2^1024 overflows and z = -2^624 exactly: quartered, then the exact form.
+    let (big, sigma, x) = (2f64.powi(1023), 2f64.powi(400), 2f64.powi(624));
+    assert_log_eipc_inv_near_reference(big, sigma, -big, 0.5, x, None);
+}
+
+#[test]
+fn log_ei_far_left_carries_the_low_part_of_z() {
+    // z = -1.92e153/13: its low part is 0.46 ulp of z, which moves -z²/2 by 2.6 ulps of the
+    // result (z ≤ -2^500, the asymptotic form). Measured: correctly rounded; the bound is 1 ulp
+    // here (a regression bound, tighter than the documented 4) so that the low part's sign
+    // counts.
+    let (mu, sigma, y) = (0.0, 13.0, -1.920_039_995_065_115_4e153);
+    let want = pbgi_reference::log_ei(mu, sigma, y).unwrap().value;
+    let got = log_ei(mu, sigma, y);
+    assert!(ulps(got, want) <= 1, "log_ei = {got:e}, reference {want:e}");
+    // LogEI-inv where s cancels the high part of z only: the result, ≈ -x·xlo ≈ -1e304, is
+    // the low part's contribution itself (x ∈ [2.7e154, 9e161], both quarters overflow).
+    assert_log_eipc_inv_near_reference(0.0, 13.0, -1.3e161, 0.0, 1e160, None);
+}
