@@ -153,11 +153,9 @@ impl StoppingHelper {
         if self.filled == 0 {
             return f64::NAN;
         }
-        let sum: f64 = if self.filled == self.window.len() {
-            self.window.iter().sum()
-        } else {
-            self.window[..self.filled].iter().sum()
-        };
+        // The first `filled` slots hold the statistics seen so far (the ring starts at 0 and
+        // `reset` clears it), so one sum covers a partial and a full window alike.
+        let sum: f64 = self.window[..self.filled].iter().sum();
         sum / self.filled as f64
     }
 
