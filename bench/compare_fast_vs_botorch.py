@@ -40,6 +40,8 @@ from botorch.acquisition.analytic import (  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+from readme_table import update_readme  # noqa: E402 (bench/ is the script's directory)
+
 
 def bo_points(n, seed=20261121):
     rng = np.random.default_rng(seed)
@@ -94,26 +96,6 @@ def rust_times(mu, sigma, y, cost, repeats):
         cmd = ["cargo", "bench", "-q", "-p", "pbgi-fast", "--bench", "peers", "--", d, str(repeats)]
         out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
-
-
-README_BEGIN = "<!-- compare_fast_vs_botorch: begin -->"
-README_END = "<!-- compare_fast_vs_botorch: end -->"
-
-
-def update_readme(table):
-    path = os.path.join(ROOT, "README.md")
-    with open(path) as f:
-        text = f.read()
-    if README_BEGIN not in text or README_END not in text:
-        print(f"compare_fast_vs_botorch.py: error: {path} has no lines {README_BEGIN} and "
-              f"{README_END}", file=sys.stderr)
-        return 2
-    head, rest = text.split(README_BEGIN, 1)
-    _, tail = rest.split(README_END, 1)
-    with open(path, "w") as f:
-        f.write(head + README_BEGIN + "\n" + table + README_END + tail)
-    print(f"compare_fast_vs_botorch.py: table written into {path}", file=sys.stderr)
-    return 0
 
 
 def main():
@@ -177,7 +159,7 @@ def main():
           f"{np.isfinite(g_torch).sum()} of {n}, scale |mu| + |g - mu| up to "
           f"{g_bisect_scale.max():.3g})")
     if a.update_readme:
-        return update_readme(table)
+        return update_readme("compare_fast_vs_botorch", table)
     return 0
 
 

@@ -32,6 +32,8 @@ import flint
 from flint import arb, ctx
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+from readme_table import update_readme  # noqa: E402 (bench/ is the script's directory)
 N_EI = 40000
 N_PBGI = 2000
 REPEATS = 3
@@ -129,26 +131,6 @@ def ours(binary, function, header, rows):
         os.unlink(path)
 
 
-README_BEGIN = "<!-- compare_reference_vs_arb: begin -->"
-README_END = "<!-- compare_reference_vs_arb: end -->"
-
-
-def update_readme(table):
-    path = os.path.join(ROOT, "README.md")
-    with open(path) as f:
-        text = f.read()
-    if README_BEGIN not in text or README_END not in text:
-        print(f"compare_reference_vs_arb.py: error: {path} has no lines {README_BEGIN} and "
-              f"{README_END}", file=sys.stderr)
-        return 2
-    head, rest = text.split(README_BEGIN, 1)
-    _, tail = rest.split(README_END, 1)
-    with open(path, "w") as f:
-        f.write(head + README_BEGIN + "\n" + table + README_END + tail)
-    print(f"compare_reference_vs_arb.py: table written into {path}", file=sys.stderr)
-    return 0
-
-
 def main():
     global SQRT2, SQRT_2PI
     ctx.prec = 128
@@ -179,7 +161,7 @@ def main():
     ]) + "\n"
     print(table)
     if "--update-readme" in sys.argv[1:]:
-        return update_readme(table)
+        return update_readme("compare_reference_vs_arb", table)
     return 0
 
 

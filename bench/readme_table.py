@@ -1,0 +1,29 @@
+"""Writes a benchmark's Markdown table into the README between its marker lines.
+
+Each comparison script owns one block, `<!-- NAME: begin -->` ... `<!-- NAME: end -->`, so the
+README's speed tables are always the output of the command it names, never typed by hand.
+"""
+
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def update_readme(name, table):
+    """Replace the README block of comparison `name` with `table`; 0 on success, 2 if the
+    README has no such block (nothing is written then)."""
+    begin = f"<!-- {name}: begin -->"
+    end = f"<!-- {name}: end -->"
+    path = os.path.join(ROOT, "README.md")
+    with open(path) as f:
+        text = f.read()
+    if begin not in text or end not in text:
+        print(f"{name}.py: error: {path} has no lines {begin} and {end}", file=sys.stderr)
+        return 2
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    with open(path, "w") as f:
+        f.write(head + begin + "\n" + table + end + tail)
+    print(f"{name}.py: table written into {path}", file=sys.stderr)
+    return 0
