@@ -944,3 +944,81 @@ pub fn pbgi_lognormal_with(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every certified Newton bracket contains the root (enclosed independently by the
+    /// bisection to 320 bits), and every tangent-only bound lies above it, from points at
+    /// relative distances `2^-2` to `2^-110` on both sides, at three precisions; points at
+    /// `2^-30` and `2^-52` (an estimate's usual distance) always give a bracket.
+    #[test]
+    fn newton_brackets_contain_the_root() {
+        let tight = Accuracy {
+            enclosure_bits: 320,
+            ..Accuracy::default()
+        };
+        let mut brackets = (0, 0);
+        for (mu, sigma, cost) in [
+            (0.0, 1.0, 0.1),
+            (0.0, 1.0, 1e-4),
+            (0.3, 1.2, 0.01),
+            (1e6, 1.0, 1e-3),
+            (-8.0, 1.0, 8.0),
+            (0.0, 1.0, 10.0),
+            (0.0, 1.0, 40.0),
+            (0.0, 1.0, 1e-300),
+            (5.0, 1e-3, 2.0),
+            (-1e-290, 1e-300, 3e-290),
+        ] {
+            let root = pbgi_bisection_with(mu, sigma, cost, &tight).unwrap();
+            let cost_iv = Interval::point(exact(cost));
+            let cmp = Comparer {
+                mu: exact(mu),
+                sigma: exact(sigma),
+                cost: &cost_iv,
+                cap: 8192,
+                p: 128,
+                function: "pbgi",
+            };
+            let mid = Float::with_val(400, &root.lower + &root.upper) >> 1u32;
+            for j in [2u32, 10, 30, 52, 80, 110] {
+                for k in [-3i32, -1, 1, 3] {
+                    let offset = Float::with_val(64, mid.abs_ref()) * k >> j;
+                    let m = Float::with_val(400, &mid + &offset);
+                    for p in [64, 104, 200] {
+                        let what = format!("pbgi({mu:e}, {sigma:e}, {cost:e}), m = root + {k}·2^-{j}·|root|, p = {p}");
+                        match newton_step(&cmp, &m, p, 100) {
+                            NewtonStep::Bracket { iv, .. } => {
+                                assert!(
+                                    iv.lo <= root.lower && root.upper <= iv.hi,
+                                    "{what}: [{}, {}] misses the root [{}, {}]",
+                                    iv.lo,
+                                    iv.hi,
+                                    root.lower,
+                                    root.upper
+                                );
+                                if j == 30 || j == 52 {
+                                    brackets.0 += 1;
+                                }
+                            }
+                            NewtonStep::Above(hi) => {
+                                assert!(root.upper <= hi, "{what}: {hi} is not above the root")
+                            }
+                            NewtonStep::Undecided => {}
+                        }
+                        if j == 30 || j == 52 {
+                            brackets.1 += 1;
+                        }
+                    }
+                }
+            }
+        }
+        println!(
+            "brackets from points at 2^-30 and 2^-52: {} of {}",
+            brackets.0, brackets.1
+        );
+        assert_eq!(brackets.0, brackets.1);
+    }
+}
