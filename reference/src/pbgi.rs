@@ -1,9 +1,13 @@
 //! The Pandora's Box Gittins index: the `g` with `EI(μ, σ; g) = c` (MATH.md, "Pandora's Box
-//! Gittins index"), found by bisection with certified comparisons.
+//! Gittins index"), found by certified Newton brackets from `pbgi-fast`'s estimate, or else by
+//! bisection with certified comparisons.
 //!
 //! `EI(μ, σ; ·)` is strictly increasing, so one certified comparison `EI(μ, σ; g) ≷ c` at an
 //! exact point `g` tells on which side of `g` the root lies. A bracket `[a, b]` with certified
-//! `EI(a) < c < EI(b)` therefore contains the root, whatever happens between `a` and `b`.
+//! `EI(a) < c < EI(b)` therefore contains the root, whatever happens between `a` and `b`. It is
+//! also strictly convex, so one certified evaluation of `EI - c` with its slope and curvature at
+//! a point near the root brackets the root on both sides (tangent above, Taylor bound below;
+//! proof note §6a).
 
 use crate::certify::{exact, finish, is_tight, ziv};
 use crate::ei::{ei_enclosure, tail_enclosure, tail_with_slope};
@@ -768,8 +772,11 @@ pub(crate) fn standardized_index(
 /// rounded. Results beyond f64's range are ±inf (correctly rounded).
 ///
 /// # Method and accuracy
-/// Bisection with certified comparisons `EI(μ, σ; g) ≷ cost` (see the module docs and
-/// `proofs-notes/reference-certification.md`): a certified bracket from the small- and
+/// Ziv's strategy: `pbgi_fast::pbgi`'s estimate, then certified Newton brackets, each from one
+/// evaluation of `EI - cost` with its slope `Φ` and curvature `φ/σ` (usually one evaluation
+/// gives a bracket inside one rounding cell, of relative width `2^-enclosure_bits`; proof note
+/// §6a). If that fails: bisection with certified comparisons `EI(μ, σ; g) ≷ cost` (see the
+/// module docs and `proofs-notes/reference-certification.md`): a certified bracket from the small- and
 /// large-cost asymptotics; split points proposed by a regula-falsi estimate (the rounding-cell
 /// edges of its nearest double, then `±2^-(bits+2)` around it), otherwise bisection over the
 /// ordered f64 bit patterns until the bracket lies in one rounding cell (one comparison at the
@@ -779,22 +786,18 @@ pub(crate) fn standardized_index(
 /// `tests/mpmath_data.rs`, against `ei` in `tests/two_formulas.rs`.
 ///
 /// # Cost
-/// A few hundred µs to about a millisecond (table in the proof notes).
+/// About 10 µs on ordinary inputs (one evaluation of the series at 128 bits); the bisection,
+/// where it is needed, a few hundred µs to a few milliseconds (tables in the proof notes).
 pub fn pbgi(mu: f64, sigma: f64, cost: f64) -> Result<Certified, Error> {
     pbgi_with(mu, sigma, cost, &Accuracy::default())
 }
 
 /// [`pbgi`] with an explicit precision policy.
 pub fn pbgi_with(mu: f64, sigma: f64, cost: f64, acc: &Accuracy) -> Result<Certified, Error> {
-    let mu = finite("mu", mu)?;
-    let sigma = non_negative("sigma", sigma)?;
-    let cost = positive("cost", cost)?;
-    widen_exponent_range();
-    let cost = Interval::point(exact(cost));
-    if sigma == 0.0 {
-        let g = exact_sum(&[&exact(mu), &cost.lo]);
-        return ziv("pbgi", acc, |_| Interval::point(g.clone()).into());
-    }
+    let cost = match checked_arguments(mu, sigma, cost, acc)? {
+        Arguments::Exact(certified) => return Ok(certified),
+        Arguments::Positive(cost) => cost,
+    };
     let mut cmp = Comparer {
         mu: exact(mu),
         sigma: exact(sigma),
@@ -822,6 +825,25 @@ pub fn pbgi_bisection_with(
     cost: f64,
     acc: &Accuracy,
 ) -> Result<Certified, Error> {
+    match checked_arguments(mu, sigma, cost, acc)? {
+        Arguments::Exact(certified) => Ok(certified),
+        Arguments::Positive(cost) => {
+            solve("pbgi", exact(mu), exact(sigma), &cost, acc.max_bits, acc)
+        }
+    }
+}
+
+/// `pbgi`'s arguments after the domain checks.
+enum Arguments {
+    /// `σ = 0`: the index is `μ + c`, exactly.
+    Exact(Certified),
+    /// `σ > 0`: the cost as an exact point enclosure, to be solved for.
+    Positive(Interval),
+}
+
+/// Checks `pbgi`'s arguments (naming the bad one) and widens MPFR's exponent range; answers
+/// `σ = 0` at once.
+fn checked_arguments(mu: f64, sigma: f64, cost: f64, acc: &Accuracy) -> Result<Arguments, Error> {
     let mu = finite("mu", mu)?;
     let sigma = non_negative("sigma", sigma)?;
     let cost = positive("cost", cost)?;
@@ -829,9 +851,9 @@ pub fn pbgi_bisection_with(
     let cost = Interval::point(exact(cost));
     if sigma == 0.0 {
         let g = exact_sum(&[&exact(mu), &cost.lo]);
-        return ziv("pbgi", acc, |_| Interval::point(g.clone()).into());
+        return ziv("pbgi", acc, |_| Interval::point(g.clone()).into()).map(Arguments::Exact);
     }
-    solve("pbgi", exact(mu), exact(sigma), &cost, acc.max_bits, acc)
+    Ok(Arguments::Positive(cost))
 }
 
 /// `E[c] = exp(m + s²/2)` enclosed at `p` bits, for `ln c ~ N(m, s²)`.
@@ -866,7 +888,9 @@ fn lognormal_mean(m: f64, s: f64, p: u32) -> Result<Interval, Error> {
 ///
 /// # Accuracy
 /// Certified enclosure, `value` correctly rounded (an outer Ziv loop raises the precision of the
-/// cost enclosure); against mpmath in `tests/mpmath_data.rs`.
+/// cost enclosure); against mpmath in `tests/mpmath_data.rs`. Method as [`pbgi`]: certified
+/// Newton brackets from `pbgi_fast::pbgi_lognormal`'s estimate (valid for the whole cost
+/// enclosure), else the bisection.
 pub fn pbgi_lognormal(mu: f64, sigma: f64, m: f64, s: f64) -> Result<Certified, Error> {
     pbgi_lognormal_with(mu, sigma, m, s, &Accuracy::default())
 }
