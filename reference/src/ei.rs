@@ -2,7 +2,7 @@
 //! (MATH.md, "Expected improvement").
 
 use crate::certify::{exact, ziv, Enclosure};
-use crate::gaussian::h_neg;
+use crate::gaussian::{h_neg, h_neg_with_density};
 use crate::input::{finite, non_negative};
 use crate::interval::{down, exact_sum, log2_abs, up, widen_exponent_range, Interval};
 use crate::{Accuracy, Certified, Error};
@@ -32,6 +32,46 @@ pub(crate) fn tail_enclosure(d: &Float, sigma: &Float, p: u32) -> Interval {
     Interval {
         lo: down(p, &h.lo * sigma),
         hi: up(p, &h.hi * sigma),
+    }
+}
+
+/// [`tail_enclosure`] with the derivatives of `EI(μ, σ; y)` in `y` at the same point
+/// (`d = y - μ` exact, `u = d/σ`), from one evaluation of the series:
+/// `∂EI/∂y = Φ(u)` and `∂²EI/∂y² = φ(u)/σ`.
+pub(crate) struct TailWithSlope {
+    /// `σ·h(-|u|)`.
+    pub tail: Interval,
+    /// `Φ(u)`.
+    pub cdf: Interval,
+    /// `φ(u)`.
+    pub density: Interval,
+    /// `|u|`.
+    pub distance: Interval,
+}
+
+/// [`TailWithSlope`] at target precision `p` (the tail's enclosure is that of
+/// [`tail_enclosure`]).
+pub(crate) fn tail_with_slope(d: &Float, sigma: &Float, p: u32) -> TailWithSlope {
+    let x = distance(d, sigma, p + distance_bits(d, sigma));
+    let t = h_neg_with_density(&x, p);
+    let wp = p + 24;
+    // Φ(u) = Q(|u|) for u ≤ 0, 1 - Q(u) for u > 0.
+    let cdf = if d.is_sign_positive() && !d.is_zero() {
+        Interval {
+            lo: down(wp, 1u32 - &t.upper_tail.hi),
+            hi: up(wp, 1u32 - &t.upper_tail.lo),
+        }
+    } else {
+        t.upper_tail
+    };
+    TailWithSlope {
+        tail: Interval {
+            lo: down(p, &t.h.lo * sigma),
+            hi: up(p, &t.h.hi * sigma),
+        },
+        cdf,
+        density: t.phi,
+        distance: x,
     }
 }
 

@@ -205,9 +205,13 @@ fn taylor_sum_two_chains(x: &Interval, wp: u32) -> Interval {
 
 /// `h(-x) = φ(x)·(1 + x·S(x)) - x/2` by the Taylor series (`x ≤ 6`), working precision `wp`.
 fn taylor(x: &Interval, wp: u32) -> Interval {
-    let Interval { lo: s_lo, hi: s_hi } = taylor_sum(x, wp);
-    let f = phi(x, wp);
-    let (xs_lo, xs_hi) = (down(wp, &x.lo * &s_lo), up(wp, &x.hi * &s_hi));
+    taylor_from(x, &taylor_sum(x, wp), &phi(x, wp), wp)
+}
+
+/// [`taylor`] from the enclosures `s` of `S(x)` and `f` of `φ(x)`.
+fn taylor_from(x: &Interval, s: &Interval, f: &Interval, wp: u32) -> Interval {
+    let (s_lo, s_hi) = (&s.lo, &s.hi);
+    let (xs_lo, xs_hi) = (down(wp, &x.lo * s_lo), up(wp, &x.hi * s_hi));
     let (one_lo, one_hi) = (down(wp, &xs_lo + 1u32), up(wp, &xs_hi + 1u32));
     let (a_lo, a_hi) = (down(wp, &f.lo * &one_lo), up(wp, &f.hi * &one_hi));
     let (half_x_hi, half_x_lo) = (up(wp, &x.hi >> 1u32), down(wp, &x.lo >> 1u32));
@@ -327,6 +331,69 @@ pub(crate) fn h_neg(x: &Interval, p: u32) -> Interval {
     }
 }
 
+/// `h(-x)` with `Q(x) = P(Z > x)` and `φ(x)` beside it, enclosed over `x` (`0 ≤ x.lo`) from one
+/// evaluation of the series: where the PBGI solver evaluates `EI`, it also needs the slope
+/// `Φ` and the curvature `φ` (`h' = Φ`, `h'' = φ`).
+pub(crate) struct TailWithDensity {
+    /// `h(-x)`, the same enclosure as [`h_neg`].
+    pub h: Interval,
+    /// `Q(x)`.
+    pub upper_tail: Interval,
+    /// `φ(x)`.
+    pub phi: Interval,
+}
+
+/// [`TailWithDensity`] at target precision `p` (relative widths about `2^-p`, `Q`'s less the
+/// bits its own formula loses: `Q = 1/2 - φ·S` loses `log2(1/(2Q))`, 14 bits at `x = 4`,
+/// 29 at `x = 6`, inside the Taylor form's guard bits; otherwise `Q = φ·(1 - q)/x` with
+/// `q = h(-x)/φ(x) < 1/37`, no cancellation, as in [`tail_ratios`]).
+pub(crate) fn h_neg_with_density(x: &Interval, p: u32) -> TailWithDensity {
+    let method = method(x, p);
+    let wp = working_precision(&method, x, p);
+    let f = phi(x, wp);
+    let (h, q) = match method {
+        Method::Taylor => {
+            let s = taylor_sum(x, wp);
+            let h = taylor_from(x, &s, &f, wp);
+            // Φ(x) = 1/2 + φ(x)·S(x), so Q = 1/2 - φ·S (both factors non-negative).
+            let (fs_lo, fs_hi) = (down(wp, &f.lo * &s.lo), up(wp, &f.hi * &s.hi));
+            let lo = down(wp, 0.5f64 - &fs_hi);
+            let upper_tail = Interval {
+                lo: if lo.is_sign_negative() {
+                    Float::with_val(wp, 0)
+                } else {
+                    lo
+                },
+                hi: up(wp, 0.5f64 - &fs_lo),
+            };
+            return TailWithDensity {
+                h,
+                upper_tail,
+                phi: f,
+            };
+        }
+        Method::ContinuedFraction => {
+            let q = continued_fraction(x, wp);
+            (f.mul_nonneg(&q, wp), q)
+        }
+        Method::Asymptotic(n) => {
+            let q = asymptotic_ratio(x, n, wp);
+            let h = ln_phi(x, wp).add(&q.ln(wp), wp).exp(wp);
+            (h, q)
+        }
+    };
+    // Q = φ·r with r = (1 - q)/x, decreasing in q and in x.
+    let r = Interval {
+        lo: down(wp, &down(wp, 1u32 - &q.hi) / &x.hi),
+        hi: up(wp, &up(wp, 1u32 - &q.lo) / &x.lo),
+    };
+    TailWithDensity {
+        h,
+        upper_tail: f.mul_nonneg(&r, wp),
+        phi: f,
+    }
+}
+
 /// Enclosure of `ln h(-x)` over `x` (`0 ≤ x.lo`); finite for every finite `x`.
 pub(crate) fn ln_h_neg(x: &Interval, p: u32) -> Interval {
     let method = method(x, p);
@@ -425,6 +492,58 @@ mod tests {
             up(prec, &lo * &grow)
         };
         Interval { lo, hi }
+    }
+
+    /// `h(-x)`, `Q(x)` and `φ(x)` from one evaluation: `h` is [`h_neg`]'s enclosure, and `Q`, `φ`
+    /// contain the values at both ends of `x` from MPFR's `erfc` and `exp` at 1200 bits (the
+    /// closed forms `Q = erfc(x/√2)/2`, `φ = exp(-x²/2)/√(2π)`, errors far below the widths),
+    /// and `Q`'s relative width is below `2^-(p-32)` (its loss at `x = 6` is 29 bits), on a grid
+    /// across the three methods (Taylor to 6, continued fraction, asymptotic series), for
+    /// points and intervals of `x`.
+    #[test]
+    fn tail_with_density_encloses_q_and_phi() {
+        let mut xs: Vec<f64> = (0..=96).map(|k| f64::from(k) / 8.0).collect();
+        xs.extend([
+            1e-300, 1e-5, 0.3, 3.999, 4.001, 5.999, 6.001, 20.0, 38.5, 1e3, 1e8,
+        ]);
+        let closed = |x: &Float| {
+            let x = Float::with_val(1200, x);
+            let sqrt2 = Float::with_val(1200, 2).sqrt();
+            let q = Float::with_val(1200, &x / &sqrt2).erfc() >> 1u32;
+            let two_pi = Float::with_val(1200, rug::float::Constant::Pi) << 1u32;
+            let half_square = Float::with_val(1200, x.square_ref()) >> 1u32;
+            let f = Float::with_val(1200, (-half_square).exp_ref()) / two_pi.sqrt();
+            (q, f)
+        };
+        let inside = |v: &Float, iv: &Interval| iv.lo <= *v && *v <= iv.hi;
+        for &x in &xs {
+            for p in [64, 104, 200] {
+                for width in [0, 1 << 10] {
+                    let iv = interval_at(x, p + 60, width);
+                    let t = h_neg_with_density(&iv, p);
+                    let h = h_neg(&iv, p);
+                    assert!(
+                        t.h.lo == h.lo && t.h.hi == h.hi,
+                        "x = {x}, p = {p}: h differs"
+                    );
+                    for end in [&iv.lo, &iv.hi] {
+                        let (q, f) = closed(end);
+                        assert!(
+                            inside(&q, &t.upper_tail),
+                            "x = {x}, p = {p}, width {width}: Q = {q:.30e} outside [{}, {}]",
+                            t.upper_tail.lo,
+                            t.upper_tail.hi
+                        );
+                        assert!(inside(&f, &t.phi), "x = {x}, p = {p}: φ = {f:.30e} outside");
+                    }
+                    if width == 0 && !t.upper_tail.lo.is_zero() {
+                        let w = up(64, &t.upper_tail.hi - &t.upper_tail.lo);
+                        let scale = Float::with_val(64, &t.upper_tail.lo >> (p - 32));
+                        assert!(w <= scale, "x = {x}, p = {p}: Q too wide");
+                    }
+                }
+            }
+        }
     }
 
     /// The one-chain Taylor sum contains the two-chain sum evaluated far more precisely (a

@@ -33,7 +33,7 @@
 //! stopping rule [`stop_decision`]. Each has a `*_with` form taking an [`Accuracy`].
 //!
 //! # Verification
-//! `tests/mpmath_data.rs`: 1483 rows (every value function, `ln Φ` and each gradient field)
+//! `tests/mpmath_data.rs`: 1489 rows (every value function, `ln Φ` and each gradient field)
 //! across the domain against mpmath at 90 digits, 0 ULP and containment;
 //! `tests/two_formulas.rs`: overlap with MPFR's `erfc` closed form and across precisions;
 //! `tests/gradients.rs`: gradients between certified secant slopes (convexity);

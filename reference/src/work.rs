@@ -1,13 +1,14 @@
 //! Counters of the work one call does, for tests that bound work without timing it: certified
-//! comparisons of the PBGI solver, the largest working precision of a Ziv loop or comparison,
-//! and the largest precision of an exact sum (`interval::exact_sum`).
+//! comparisons and evaluations of the PBGI solver, the largest working precision of a Ziv loop
+//! or comparison, and the largest precision of an exact sum (`interval::exact_sum`).
 
 use std::cell::Cell;
 
 /// Work done by the calls inside one [`measure`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Work {
-    /// Certified comparisons `EI(μ, σ; g) ≷ c` (each at one working precision).
+    /// Certified comparisons `EI(μ, σ; g) ≷ c` and certified Newton evaluations of
+    /// `EI(μ, σ; g) - c` (each at one working precision).
     pub comparisons: u64,
     /// Largest working precision used, bits.
     pub max_working_bits: u32,

@@ -1,10 +1,10 @@
 //! Source of truth: the certified bisection (`pbgi_bisection_with`), an independent path to the
-//! same certified root. `pbgi` first certifies a bracket around a Newton refinement of
-//! `pbgi_fast::pbgi`'s estimate and falls back to the bisection only when that fails; both
-//! must give the identical correctly rounded value and overlapping enclosures, on a seeded
-//! random set over the whole domain (`PBGI_FAST_PATH_POINTS`, default 1500; the seed is
-//! printed) and on edge cases. The fast path must also be the one taken on ordinary inputs
-//! (two certified comparisons, `pbgi_reference::work`).
+//! same certified root. `pbgi` first certifies Newton brackets from `pbgi_fast::pbgi`'s
+//! estimate and falls back to the bisection only when that fails; both must give the identical
+//! correctly rounded value and overlapping enclosures, on a seeded random set over the whole
+//! domain (`PBGI_FAST_PATH_POINTS`, default 1500; the seed is printed) and on edge cases. The
+//! fast path must also be the one taken on ordinary inputs (at most three certified
+//! evaluations or comparisons, `pbgi_reference::work`).
 
 use pbgi_reference::work::measure;
 use pbgi_reference::{pbgi, pbgi_bisection_with, Accuracy, Certified};

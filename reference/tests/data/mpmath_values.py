@@ -326,6 +326,12 @@ def main():
         rows.append(("pbgi_grad.d_sigma",) + a)
         rows.append(("pbgi_grad.d_cost",) + a)
 
+    # The slowest log-normal calls of the reference's timing sweep (its tests/slow_corners.rs).
+    for a in [(0.0, 1.0, -8.849341758706261, 5.0), (0.0, 1.0, -184.20680743952366, 0.0),
+              (0.0, 1e150, 348.16035267134663, 0.0), (0.0, 1e300, 694.4261861395074, 0.0),
+              (0.0, 1.0, 3.5638794541139363, 0.5), (0.0, 1e300, 244.42618613950742, 30.0)]:
+        rows.append(("pbgi_lognormal",) + a)
+
     out = sys.stdout
     out.write("function,a,b,c,d,e,value\n")
     for row in rows:
