@@ -1,7 +1,7 @@
 //! `LogEI = ln EI` (MATH.md, "Expected improvement"), and the logarithmic enclosure shared
 //! with `ln h` and LogEIPC: `ln EI - ln c` with the cost divided out exactly where it can be.
 
-use crate::certify::{exact, ziv, Enclosure};
+use crate::certify::{exact, series_accuracy, ziv, Enclosure};
 use crate::ei::{distance, distance_bits, ei_enclosure, exact_difference, tail_enclosure};
 use crate::gaussian::{h_neg, ln_h_neg, TAYLOR_MAX};
 use crate::input::{finite, non_negative};
@@ -148,5 +148,5 @@ pub fn log_ei(mu: f64, sigma: f64, y: f64) -> Result<Certified, Error> {
 /// [`log_ei`] with an explicit precision policy.
 pub fn log_ei_with(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Result<Certified, Error> {
     check_ei_args(mu, sigma, y)?;
-    log_ei_core("log_ei", mu, sigma, y, None, acc)
+    log_ei_core("log_ei", mu, sigma, y, None, &series_accuracy(acc))
 }
