@@ -207,6 +207,15 @@ pub(crate) fn decimal(x: &Float, digits: usize, round: Round) -> String {
     let (sign, digits) = mantissa
         .strip_prefix('-')
         .map_or(("", mantissa.as_str()), |d| ("-", d));
-    // MPFR's value is 0.d1d2… × 10^exp.
-    format!("{sign}{}.{}e{}", &digits[..1], &digits[1..], exp - 1)
+    // MPFR's value is 0.d1d2… × 10^exp: written as d1.d2…e(exp-1), without `format!` (this runs
+    // twice per row of `pbgi eval`).
+    let exponent = (exp - 1).to_string();
+    let mut out = String::with_capacity(sign.len() + digits.len() + exponent.len() + 2);
+    out.push_str(sign);
+    out.push_str(&digits[..1]);
+    out.push('.');
+    out.push_str(&digits[1..]);
+    out.push('e');
+    out.push_str(&exponent);
+    out
 }
