@@ -49,18 +49,21 @@ pub(crate) struct EiMasks {
 
 #[inline(always)]
 pub(crate) fn ei_masks(s: &StandardLanes, sigma: F64x4) -> EiMasks {
-    let ok_sigma = sigma.test(|v| (1e-100..=1e100).contains(&v));
-    let ok_d = s.dhi.test(f64::is_finite);
+    // Non-short-circuit `&` and `|` throughout the masks: a comparison per lane and condition,
+    // without branches (the conditions vary at random from lane to lane).
+    let ok_sigma = sigma.test(|v| (v >= 1e-100) & (v <= 1e100));
+    let ok_d = s.dhi.test(|d| d.abs() <= f64::MAX);
     let big_d = s.dhi.test(|d| d.abs() >= 1e-250);
     let sigma_le_1 = sigma.test(|v| v <= 1.0);
+    let z = s.zhi;
     EiMasks {
-        ok: core::array::from_fn(|l| ok_sigma[l] && ok_d[l]),
+        ok: core::array::from_fn(|l| ok_sigma[l] & ok_d[l]),
         kernel: core::array::from_fn(|l| {
-            let z = s.zhi.0[l];
-            (0.0..=20.0).contains(&z) || (-37.0..0.0).contains(&z) && big_d[l]
+            let z = z.0[l];
+            ((z >= 0.0) & (z <= 20.0)) | ((z >= -37.0) & (z < 0.0) & big_d[l])
         }),
-        beyond: s.zhi.test(|z| z > 40.0),
-        zero: core::array::from_fn(|l| s.zhi.0[l] < -38.5 && sigma_le_1[l]),
+        beyond: z.test(|z| z > 40.0),
+        zero: core::array::from_fn(|l| (z.0[l] < -38.5) & sigma_le_1[l]),
     }
 }
 
@@ -114,7 +117,7 @@ pub(crate) fn ei_x4<const FMA: bool>(mu: F64x4, sigma: F64x4, y: f64) -> (F64x4,
         F64x4::splat(0.0),
         F64x4::select(m.beyond, s.dhi + s.dlo, kernel),
     );
-    let settled = core::array::from_fn(|l| m.ok[l] && (m.kernel[l] || m.beyond[l] || m.zero[l]));
+    let settled = core::array::from_fn(|l| m.ok[l] & (m.kernel[l] | m.beyond[l] | m.zero[l]));
     (value, settled)
 }
 

@@ -19,14 +19,14 @@ pub(crate) fn log_ei_x4<const FMA: bool>(mu: F64x4, sigma: F64x4, y: f64) -> (F6
     // The scalar code's first branch: z < 0, σ ≤ 1 (σ ≥ 1e-280 and x < 2^16 here).
     let sum_form: Mask = core::array::from_fn(|l| {
         let z = s.zhi.0[l];
-        m.ok[l] && z < 0.0 && z > -65536.0 && sigma.0[l] <= 1.0 && big_d[l]
+        m.ok[l] & (z < 0.0) & (z > -65536.0) & (sigma.0[l] <= 1.0) & big_d[l]
     });
-    let neg_small_sigma: Mask = core::array::from_fn(|l| s.zhi.0[l] < 0.0 && sigma.0[l] <= 1.0);
+    let neg_small_sigma: Mask = core::array::from_fn(|l| (s.zhi.0[l] < 0.0) & (sigma.0[l] <= 1.0));
     // Otherwise ln(EI), EI from the kernel (its zero lanes have z < 0, σ ≤ 1: never here).
     let log_of_ei: Mask =
-        core::array::from_fn(|l| m.ok[l] && !neg_small_sigma[l] && (m.kernel[l] || m.beyond[l]));
+        core::array::from_fn(|l| m.ok[l] & !neg_small_sigma[l] & (m.kernel[l] | m.beyond[l]));
     let x = F64x4(core::array::from_fn(|l| {
-        if sum_form[l] || (log_of_ei[l] && m.kernel[l]) {
+        if sum_form[l] | (log_of_ei[l] & m.kernel[l]) {
             s.zhi.0[l].abs()
         } else {
             1.0
@@ -47,8 +47,8 @@ pub(crate) fn log_ei_x4<const FMA: bool>(mu: F64x4, sigma: F64x4, y: f64) -> (F6
     let (a, b) = two_sum(hi * -0.5, ln);
     let small = (sp_lo + sigma * (t.lo + t.dp * xlo)) / sp_hi + t.rel - (lo * 0.5 + x * xlo);
     let sum = a + (b + small);
-    let normal_ei = ei.test(|e| e >= f64::MIN_POSITIVE && e.is_finite());
-    let settled = core::array::from_fn(|l| sum_form[l] || (log_of_ei[l] && normal_ei[l]));
+    let normal_ei = ei.test(|e| (e >= f64::MIN_POSITIVE) & (e <= f64::MAX));
+    let settled = core::array::from_fn(|l| sum_form[l] | (log_of_ei[l] & normal_ei[l]));
     (F64x4::select(sum_form, sum, ln), settled)
 }
 
@@ -65,10 +65,10 @@ pub(crate) fn log_eipc_x4<const FMA: bool>(
     let settled = core::array::from_fn(|l| {
         let (e, r) = (ei.0[l], ratio.0[l]);
         settled_ei[l]
-            && cost.0[l] > 0.0
-            && e >= f64::MIN_POSITIVE
-            && r >= f64::MIN_POSITIVE
-            && r.is_finite()
+            & (cost.0[l] > 0.0)
+            & (e >= f64::MIN_POSITIVE)
+            & (r >= f64::MIN_POSITIVE)
+            & (r <= f64::MAX)
     });
     (ratio.map(f64::ln), settled)
 }

@@ -3,7 +3,7 @@
 use crate::dd::{scaled_square, two_sum};
 use crate::ei::{ei, SIGMA_KERNEL_MAX, SIGMA_KERNEL_MIN};
 use crate::log_ei::{log_ei, log_ei_far_left};
-use crate::scaled_h::{sigma_h_neg, X_UNDERFLOW};
+use crate::scaled_h::{sigma_h_neg, X_HUGE, X_UNDERFLOW};
 use crate::standardize::Standardized;
 use crate::SliceLengthError;
 
@@ -128,8 +128,10 @@ fn log_ei_minus_log_cost(mu: f64, sigma: f64, y: f64, m: f64, s: f64, sign: f64)
 /// [`log_ei_minus_log_cost`] where a term or the result leaves f64's range. Everything is
 /// quartered (`LogEI/4` from the far-left form when `LogEI` itself is below `-f64::MAX`, and
 /// `s²/8` exact), combined, and multiplied back by 4, so the result overflows only when the
-/// exact value does. When both `LogEI/4` and `s²/8` overflow (LogEI-inv only, `|z|` and `s`
-/// beyond `2.6e154`), `(s² - z²)/2` is formed as `(s - z)(s + z)/2` from exact sums first.
+/// exact value does. For LogEI-inv where LogEI itself overflowed (`|z|` beyond `1.9e154`) and
+/// `s ≥ 2^500`, the terms `-z²/2` and `s²/2` may cancel to a small result, which the quartered
+/// sum would lose in the rounding of `LogEI/4`: there `(s² - z²)/2` is formed as
+/// `(s - z)(s + z)/2` from exact sums first.
 #[cold]
 fn log_ei_minus_log_cost_far(
     mu: f64,
@@ -150,6 +152,11 @@ fn log_ei_minus_log_cost_far(
     } else {
         None
     };
+    if sign < 0.0 && s >= X_HUGE {
+        if let Some((x, xlo, rest)) = far.filter(|&(x, _, _)| x.is_finite()) {
+            return difference_of_squares(x, xlo, rest, m, s);
+        }
+    }
     let lq = match far {
         _ if l.is_finite() => 0.25 * l,
         Some((x, xlo, rest)) => ln_h_neg_huge_parts(x, xlo, rest, 0.25),
@@ -169,12 +176,19 @@ fn log_ei_minus_log_cost_far(
         // s²/8 = +∞ with LogEI/4 finite: the result exceeds 3·f64::MAX.
         return f64::INFINITY;
     }
-    let Some((x, xlo, rest)) = far.filter(|&(x, _, _)| x.is_finite()) else {
+    match far.filter(|&(x, _, _)| x.is_finite()) {
+        Some((x, xlo, rest)) => difference_of_squares(x, xlo, rest, m, s),
         // EI = 0 exactly (σ = 0, y ≤ μ), or |z| > f64::MAX ≥ s: -z²/2 dominates.
-        return f64::NEG_INFINITY;
-    };
-    // (s² - (x + xlo)²)/2 quartered = 2·[(s - x - xlo)/8]·[(s + x + xlo)/2], from exact sums of
-    // the scaled terms (x, s > 2^500 here, so the scalings are exact).
+        None => f64::NEG_INFINITY,
+    }
+}
+
+/// LogEI-inv `= (s² - (x + xlo)²)/2 + rest - m` for the far-left parts of [`log_ei_far_left`]
+/// and `s ≥ 2^500`: quartered, `2·[(s - x - xlo)/8]·[(s + x + xlo)/2]` from exact sums of the
+/// scaled terms (`x, s ≥ 2^500`, so the scalings are exact), then multiplied back by 4. The
+/// product, not the squares, is rounded, so the result is accurate relative to itself when the
+/// squares cancel; it overflows only when the exact value does.
+fn difference_of_squares(x: f64, xlo: f64, rest: f64, m: f64, s: f64) -> f64 {
     let (a_hi, a_e) = two_sum(0.125 * s, -0.125 * x);
     let a_lo = a_e - 0.125 * xlo;
     let (b_hi, b_e) = two_sum(0.5 * s, 0.5 * x);
