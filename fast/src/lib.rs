@@ -26,6 +26,7 @@ mod dd;
 mod domain;
 mod ei;
 mod ei_lanes;
+mod exp_reduced;
 mod gradients;
 mod h;
 mod lanes;
