@@ -40,7 +40,10 @@ fn trim_zeros(text: &str) -> String {
     } else {
         mantissa
     };
-    format!("{mantissa}{exponent}")
+    let mut out = String::with_capacity(mantissa.len() + exponent.len());
+    out.push_str(mantissa);
+    out.push_str(exponent);
+    out
 }
 
 /// Rounds the decimal `text` (`[-]digits[.digits][e[-]exponent]`, or `inf`/`-inf`/`0`) to nearest

@@ -1,7 +1,7 @@
 //! Expected improvement `EI(μ, σ; y) = σ·h((y - μ)/σ)`, `max(y - μ, 0)` for `σ = 0`
 //! (MATH.md, "Expected improvement").
 
-use crate::certify::{exact, ziv, Enclosure};
+use crate::certify::{exact, series_accuracy, ziv, Enclosure};
 use crate::gaussian::{h_neg, h_neg_with_density};
 use crate::input::{finite, non_negative};
 use crate::interval::{down, exact_sum, log2_abs, up, widen_exponent_range, Interval};
@@ -130,7 +130,7 @@ pub fn ei_with(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Result<Certified,
         return ziv("ei", acc, |_| Interval::point(positive_part.clone()).into());
     }
     let sigma = exact(sigma);
-    ziv("ei", acc, |p| {
+    ziv("ei", &series_accuracy(acc), |p| {
         let iv = ei_enclosure(&d, &sigma, p);
         // EI > y - μ strictly (σ > 0): a lower end equal to y - μ is open.
         let lower_open = iv.lo == d;

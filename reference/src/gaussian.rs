@@ -49,7 +49,7 @@ fn method(x: &Interval, p: u32) -> Method {
 
 /// The Taylor form serves `x ≤ 6`: from `x = 4` to 6 it costs a fraction of the continued
 /// fraction (which needs about `(0.4·p/x)² + p/4` levels) at the price of more guard bits.
-const TAYLOR_MAX: f64 = 6.0;
+pub(crate) const TAYLOR_MAX: f64 = 6.0;
 
 /// Working precision of `method` at `x` for a target `p`: 24 guard bits, and for the Taylor form
 /// beyond `x = 4` the bits its final subtraction loses beyond 18
@@ -123,7 +123,7 @@ pub(crate) fn ln_phi(x: &Interval, p: u32) -> Interval {
 ///
 /// One chain of terms at `x.lo`, every operation rounded down, gives the lower end `s̃`; the upper
 /// end is `ρ^(2N+1)·(s̃ + 2·t̃_N)/(1 - K·ε)` (`ρ = x.hi/x.lo`, `N` terms summed, `t̃_N` the first
-/// omitted one, `K = 3N + 1` roundings per term at most, `ε = 2^(1-wp)`): half the operations of
+/// omitted one, `K = 4N + 1` roundings per term at most, `ε = 2^(1-wp)`): half the operations of
 /// two chains (proof note §4.1a). A point `x = 0` is exact; an interval reaching down to 0 (no
 /// finite `ρ`) takes [`taylor_sum_two_chains`].
 fn taylor_sum(x: &Interval, wp: u32) -> Interval {
@@ -139,38 +139,92 @@ fn taylor_sum(x: &Interval, wp: u32) -> Interval {
     // t_0 = x; in-place directed operations keep the loop free of allocations.
     let mut t = down(wp, &x.lo);
     let ratio_small_from = (2.0 * w_hi.to_f64_round(Round::Up)).ceil();
+    // Enough reciprocals for x ≤ 6 at this precision (more are added if ever needed).
+    let mut terms = (wp as usize / 2).max(64);
     let mut n = 0u32;
-    loop {
-        // Stop once the ratio of later terms (at x.hi) is ≤ 1/2 and the tail is far below the
-        // sum (the bound below holds wherever the loop stops past that ratio).
-        if f64::from(2 * n + 3) >= ratio_small_from {
-            match (exponent(&t), exponent(&s)) {
-                (None, _) => break,
-                (Some(et), Some(es)) if et <= es - i64::from(wp) - 3 => break,
-                _ => {}
+    'chunks: loop {
+        let done = with_odd_reciprocals(terms, wp, |reciprocals| {
+            while (n as usize) < reciprocals.len() {
+                // Stop once the ratio of later terms (at x.hi) is ≤ 1/2 and the tail is far
+                // below the sum (the bound below holds wherever the loop stops past that ratio).
+                if f64::from(2 * n + 3) >= ratio_small_from {
+                    match (exponent(&t), exponent(&s)) {
+                        (None, _) => return true,
+                        (Some(et), Some(es)) if et <= es - i64::from(wp) - 3 => return true,
+                        _ => {}
+                    }
+                }
+                s.add_assign_round(&t, Round::Down);
+                // t_{n+1} = t_n·x²·(1/(2n+3)), the reciprocal rounded down once per precision
+                // and cached: a product costs a third of MPFR's division by an integer.
+                t.mul_assign_round(&w_lo, Round::Down);
+                t.mul_assign_round(&reciprocals[n as usize], Round::Down);
+                n += 1;
             }
+            false
+        });
+        if done {
+            break 'chunks;
         }
-        s.add_assign_round(&t, Round::Down);
-        // t_{n+1} = t_n·x²/(2n+3)
-        t.mul_assign_round(&w_lo, Round::Down);
-        t.div_assign_round(2 * n + 3, Round::Down);
-        n += 1;
+        terms *= 2;
     }
     // Each term t̃_k (k ≤ N = n) is its exact value at x.lo times (1 - ε)^j for some
-    // j ≤ 3k + 1 (x.lo and x.lo² rounded once each, then k products and k quotients), and
-    // reaches s̃ through at most N - k additions: s̃ ≥ (1 - ε)^K·S_N(x.lo), K = 3N + 1.
-    let k = 3 * u64::from(n) + 1;
+    // j ≤ 4k + 1 (x.lo and x.lo² rounded once each, then k products by x.lo², k reciprocals and
+    // k products by them), and reaches s̃ through at most N - k additions:
+    // s̃ ≥ (1 - ε)^K·S_N(x.lo), K = 4N + 1.
+    let k = 4 * u64::from(n) + 1;
     // At precision wp: the factor's distance from 1 is a few thousand units of 2^-wp.
     let k_eps = Float::with_val(64, k) >> (wp - 1);
     let shrink = down(wp, 1u32 - &k_eps);
     let mut factor = up(wp, shrink.recip_ref());
-    // t_k(x.hi) = ρ^(2k+1)·t_k(x.lo) ≤ ρ^(2N+1)·t_k(x.lo) for k ≤ N (ρ ≥ 1).
-    let rho = up(wp, &x.hi / &x.lo);
-    factor.mul_assign_round(up(wp, (&rho).pow(2 * n + 1)), Round::Up);
+    // t_k(x.hi) = ρ^(2k+1)·t_k(x.lo) ≤ ρ^(2N+1)·t_k(x.lo) for k ≤ N (ρ = 1 + δ ≥ 1), and
+    // ρ^m ≤ e^(mδ) ≤ 1 + 2mδ while mδ ≤ 1 (convexity of exp on [0, 1], e < 3): no power.
+    let m = 2 * n + 1;
+    let delta = up(64, &up(64, &x.hi - &x.lo) / &x.lo);
+    let m_delta = up(64, &delta * m);
+    let growth = if m_delta <= 1u32 {
+        let mut g = Float::with_val(wp, &m_delta << 1u32);
+        g.add_assign_round(1u32, Round::Up);
+        g
+    } else {
+        let rho = up(wp, &x.hi / &x.lo);
+        up(wp, (&rho).pow(m))
+    };
+    factor.mul_assign_round(&growth, Round::Up);
     t.mul_assign_round(2u32, Round::Up);
     let mut hi = up(wp, &s + &t);
     hi.mul_assign_round(&factor, Round::Up);
     Interval { lo: s, hi }
+}
+
+thread_local! {
+    /// `RD(1/(2n+3))` for `n = 0, 1, …`, per working precision (a few precisions recur).
+    static ODD_RECIPROCALS: std::cell::RefCell<Vec<(u32, Vec<Float>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with the table `RD_wp(1/(2n+3))`, `n < terms` (computed once per thread and
+/// precision; at most 16 precisions are kept).
+fn with_odd_reciprocals<T>(terms: usize, wp: u32, f: impl FnOnce(&[Float]) -> T) -> T {
+    ODD_RECIPROCALS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let at = match cache.iter().position(|(p, _)| *p == wp) {
+            Some(at) => at,
+            None => {
+                if cache.len() >= 16 {
+                    cache.remove(0);
+                }
+                cache.push((wp, Vec::new()));
+                cache.len() - 1
+            }
+        };
+        let table = &mut cache[at].1;
+        while table.len() < terms {
+            let odd = 2 * table.len() as u32 + 3;
+            table.push(down(wp, Float::with_val(wp, 1) / odd));
+        }
+        f(&table[..terms])
+    })
 }
 
 /// [`taylor_sum`] by two chains of terms, at `x.lo` rounded down and at `x.hi` rounded up, the
@@ -582,6 +636,26 @@ mod tests {
                         let scale = Float::with_val(64, &fast.lo >> (wp - 16));
                         assert!(w <= scale, "x = {x}, wp = {wp}, width {width}: too wide");
                     }
+                }
+            }
+        }
+        // Wide intervals (relative widths 2^-12 to 1/2), where ρ^(2N+1) is a true power.
+        for &x in &[0.01, 0.5, 1.0, 2.0, 3.0, 4.0] {
+            for wp in [64, 152] {
+                for shift in [1u32, 4, 12] {
+                    let lo = Float::with_val(wp + 40, x);
+                    let hi = Float::with_val(wp + 40, &lo + &(Float::with_val(64, x) >> shift));
+                    let iv = Interval { lo, hi };
+                    let fast = taylor_sum(&iv, wp);
+                    let exact = taylor_sum_two_chains(&iv, wp + 300);
+                    assert!(
+                        fast.lo <= exact.lo && exact.hi <= fast.hi,
+                        "[{x}, {x}(1 + 2^-{shift})], wp = {wp}: [{}, {}] misses [{}, {}]",
+                        fast.lo,
+                        fast.hi,
+                        exact.lo,
+                        exact.hi
+                    );
                 }
             }
         }

@@ -1,6 +1,7 @@
 //! The Gaussian building block `h(z) = z·Φ(z) + φ(z)` and its logarithm (MATH.md, "Gaussian
 //! building blocks"), as the special cases `EI(0, 1; z)` and `LogEI(0, 1; z)`.
 
+use crate::certify::series_accuracy;
 use crate::ei::ei_with;
 use crate::input::finite;
 use crate::log_ei::log_ei_core;
@@ -42,5 +43,5 @@ pub fn ln_h(z: f64) -> Result<Certified, Error> {
 /// [`ln_h`] with an explicit precision policy.
 pub fn ln_h_with(z: f64, acc: &Accuracy) -> Result<Certified, Error> {
     finite("z", z)?;
-    log_ei_core("ln_h", 0.0, 1.0, z, None, acc)
+    log_ei_core("ln_h", 0.0, 1.0, z, None, &series_accuracy(acc))
 }

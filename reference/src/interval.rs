@@ -208,6 +208,32 @@ impl Interval {
     }
 }
 
+impl Interval {
+    /// `ln(1 + x)` (increasing). One transcendental for `0 ≤ lo ≤ hi`, `hi - lo ≤ 2^-8`:
+    /// `lo' = RD(log1p(lo))`, and `log1p(hi) = log1p(lo) + ln(1 + (hi - lo)/(1 + lo)) ≤ ⌈lo'⌉ +
+    /// (hi - lo)` (`ln(1 + t) ≤ t`, `1 + lo ≥ 1`; `⌈lo'⌉` as in [`Interval::exp`]); otherwise two
+    /// (proof note §2).
+    pub fn ln_1p(&self, p: u32) -> Interval {
+        let (lo, dir) = Float::with_val_round(p, self.lo.ln_1p_ref(), Round::Down);
+        let width = up(64, &self.hi - &self.lo);
+        let narrow = width.is_finite() && width <= Float::with_val(64, 1) >> 8u32;
+        if self.lo.is_sign_negative() || !self.hi.is_finite() || !narrow {
+            return Interval {
+                lo,
+                hi: up(p, self.hi.ln_1p_ref()),
+            };
+        }
+        let mut hi = lo.clone();
+        if dir != Ordering::Equal {
+            hi.next_up();
+        }
+        if !width.is_zero() {
+            hi.add_assign_round(&width, Round::Up);
+        }
+        Interval { lo, hi }
+    }
+}
+
 /// `ln x` enclosed for an exact `x > 0` (one logarithm, [`Interval::ln`]).
 pub(crate) fn ln_point(x: &Float, p: u32) -> Interval {
     let (lo, dir) = Float::with_val_round(p, x.ln_ref(), Round::Down);
@@ -344,6 +370,46 @@ mod tests {
                     let p1 = ln_point(&iv.lo, p);
                     assert!(p1.lo == l.lo && p1.hi == l.hi);
                 }
+            }
+        }
+    }
+
+    /// `ln(1 + x)` with one transcendental contains both ends computed at 300 more bits, and
+    /// its upper end exceeds `log1p(hi)` by at most the width plus a few units; on the same
+    /// cases (`x ≥ 0`) and on `[0, tiny]` (a tail below the working precision).
+    #[test]
+    fn ln_1p_with_one_logarithm_encloses_both_ends() {
+        for p in [53, 64, 128, 152, 300] {
+            let mut all = cases(p);
+            all.push(Interval {
+                lo: Float::with_val(p, 0),
+                hi: Float::with_val(p, 1) >> 5000u32,
+            });
+            for iv in all.into_iter().filter(|iv| iv.lo >= 0) {
+                let l = iv.ln_1p(p);
+                let (lo, hi) = (
+                    down(p + 300, iv.lo.ln_1p_ref()),
+                    up(p + 300, iv.hi.ln_1p_ref()),
+                );
+                assert!(
+                    l.lo <= lo && hi <= l.hi,
+                    "log1p [{}, {}] at {p}: [{}, {}]",
+                    iv.lo,
+                    iv.hi,
+                    l.lo,
+                    l.hi
+                );
+                let excess = up(p + 300, &l.hi - &hi);
+                let magnitude = Float::with_val(64, hi.abs_ref());
+                let floor = Float::with_val(64, 1) >> 5000u32;
+                let unit = magnitude.max(&floor) >> (p - 3);
+                let allowed = up(p + 300, &up(p + 300, &iv.hi - &iv.lo) + &unit);
+                assert!(
+                    excess <= allowed,
+                    "log1p [{}, {}] at {p}: too wide",
+                    iv.lo,
+                    iv.hi
+                );
             }
         }
     }

@@ -13,12 +13,16 @@
 //! remainders), MPFR's exponent range widened to its maximum, and a Ziv loop that doubles the
 //! working precision until the enclosure rounds to one f64 and meets the width target. Exact
 //! cases (`σ = 0`, `ln 1 = 0`, `exp(0) = 1`, ...) give point enclosures and terminate at once.
-//! PBGI is found by bisection with certified comparisons `EI(μ, σ; g) ≷ c`.
+//! PBGI is found by certified Newton brackets from `pbgi-fast`'s estimate (one evaluation of `EI`
+//! with its slope and curvature: tangent above the root, Taylor bound below), else by bisection
+//! with certified comparisons `EI(μ, σ; g) ≷ c`.
 //!
 //! # Default precision and cost
-//! [`Accuracy::default`]: start at 128 bits, give up beyond 8192 bits, enclosures of relative
-//! width `≤ 2^-100`. One call costs tens of µs (`h`, `ei`, `log_ei`, `log_eipc`) to about a
-//! millisecond (`pbgi`); measured table in `proofs-notes/reference-certification.md`
+//! [`Accuracy::default`]: start at 128 bits (103 for EI, LogEI, `h`, `ln h`, `ln Φ`), give up
+//! beyond 8192 bits, enclosures of relative width `≤ 2^-100`. One call costs about 5–10 µs
+//! (`h`, `ei`, `log_ei`, `pbgi` on ordinary inputs) to tens of µs (gradients, LogEIPC) and, on the
+//! bisection's inputs, up to a few milliseconds; measured tables in
+//! `proofs-notes/reference-certification.md`
 //! (`cargo bench -p pbgi-reference`).
 //!
 //! # Side effect
@@ -205,7 +209,9 @@ impl std::error::Error for Error {}
 /// Working-precision policy of the Ziv loop.
 #[derive(Clone, Copy, Debug)]
 pub struct Accuracy {
-    /// First working precision, bits.
+    /// First working precision, bits. EI, LogEI, `h`, `ln h` and `ln Φ` start at
+    /// `min(start_bits, enclosure_bits + 3)` instead (their series then run within MPFR's
+    /// two-limb fast paths and usually settle there).
     pub start_bits: u32,
     /// Give up (with [`Error::PrecisionExhausted`]) beyond this precision, bits.
     pub max_bits: u32,

@@ -1,9 +1,9 @@
 //! `LogEI = ln EI` (MATH.md, "Expected improvement"), and the logarithmic enclosure shared
 //! with `ln h` and LogEIPC: `ln EI - ln c` with the cost divided out exactly where it can be.
 
-use crate::certify::{exact, ziv, Enclosure};
+use crate::certify::{exact, series_accuracy, ziv, Enclosure};
 use crate::ei::{distance, distance_bits, ei_enclosure, exact_difference, tail_enclosure};
-use crate::gaussian::ln_h_neg;
+use crate::gaussian::{h_neg, ln_h_neg, TAYLOR_MAX};
 use crate::input::{finite, non_negative};
 use crate::interval::{down, ln_point, up, widen_exponent_range, Interval};
 use crate::{Accuracy, Certified, Error};
@@ -16,6 +16,16 @@ pub(crate) fn ln_ei_enclosure(d: &Float, sigma: &Float, p: u32) -> Interval {
         return ei_enclosure(d, sigma, p).ln(p);
     }
     let x = distance(d, sigma, p + distance_bits(d, sigma));
+    if x.hi <= TAYLOR_MAX {
+        // The Taylor form's σ·h(-x) (≥ 2^-1074·h(-6)) is far inside MPFR's range: one
+        // logarithm of EI instead of ln h(-x) + ln σ.
+        let h = h_neg(&x, p);
+        let ei = Interval {
+            lo: down(p, &h.lo * sigma),
+            hi: up(p, &h.hi * sigma),
+        };
+        return ei.ln(p);
+    }
     let ln_h = ln_h_neg(&x, p);
     let ln_sigma = ln_point(sigma, p);
     ln_h.add(&ln_sigma, p)
@@ -88,10 +98,7 @@ pub(crate) fn log_enclosure(d: &Float, sigma: &Float, cost: &Option<LnCost>, p: 
             lo: down(p, &t.lo / d),
             hi: up(p, &t.hi / d),
         };
-        let log1p = Interval {
-            lo: down(p, x.lo.ln_1p_ref()),
-            hi: up(p, x.hi.ln_1p_ref()),
-        };
+        let log1p = x.ln_1p(p);
         let lower_open = x.lo.is_zero() && base.is_point();
         return Enclosure {
             iv: base.add(&log1p, p),
@@ -141,5 +148,5 @@ pub fn log_ei(mu: f64, sigma: f64, y: f64) -> Result<Certified, Error> {
 /// [`log_ei`] with an explicit precision policy.
 pub fn log_ei_with(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Result<Certified, Error> {
     check_ei_args(mu, sigma, y)?;
-    log_ei_core("log_ei", mu, sigma, y, None, acc)
+    log_ei_core("log_ei", mu, sigma, y, None, &series_accuracy(acc))
 }

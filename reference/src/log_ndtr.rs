@@ -1,7 +1,7 @@
 //! `ln Φ(x)`, the logarithm of the standard normal distribution function, on the whole f64
 //! line (SciPy's `log_ndtr`; MATH.md, "Gaussian building blocks": `Φ = h'`).
 
-use crate::certify::{exact, negated, ziv};
+use crate::certify::{exact, negated, series_accuracy, ziv};
 use crate::gaussian::{ln_upper_tail, upper_tail};
 use crate::input::finite;
 use crate::interval::{down, up, widen_exponent_range, Interval};
@@ -47,6 +47,7 @@ pub fn log_ndtr_with(x: f64, acc: &Accuracy) -> Result<Certified, Error> {
     let x = finite("x", x)?;
     widen_exponent_range();
     let t = Interval::point(exact(x.abs()));
+    let acc = &series_accuracy(acc);
     if x > 0.0 {
         // ln Φ(x) < 0 strictly: certify its negation, whose zero rounds the right way.
         return ziv("log_ndtr", acc, |p| minus_ln_cdf_upper(&t, p).into()).map(negated);

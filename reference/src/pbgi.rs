@@ -584,7 +584,8 @@ fn newton_step(cmp: &Comparer, m: &Float, p: u32, bits: u32) -> NewtonStep {
     }
 }
 
-/// Working precision of the first Newton evaluation: the target `bits`, a margin, and the bits
+/// Working precision of the first Newton evaluation: the target `bits`, a margin (3 bits: the
+/// series then run at 127 bits, inside MPFR's two-limb fast paths), and the bits
 /// by which the residual's enclosure (absolute width about `T·2^-p`, `T = σ·h(-|u|)` the tail,
 /// turned into a width of `g` by `1/Φ(u)`) falls short of `|g|` (estimated in f64 at the
 /// estimate `g`; only the cost depends on it).
@@ -611,7 +612,7 @@ fn first_precision(cmp: &Comparer, cost: f64, g: f64, bits: u32) -> u32 {
     } else {
         0
     };
-    bits + 4 + extra
+    bits + 3 + extra
 }
 
 /// The fast path of [`pbgi_with`] (Ziv's strategy): certified Newton brackets
