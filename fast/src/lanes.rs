@@ -429,8 +429,8 @@ pub(crate) fn for_each_x4<V: Lanes>(
 
 /// Defines `fn $name(args)` running `$kernel::<Avx4>(args)` compiled for AVX2 + FMA when the
 /// CPU has both, else `$kernel::<F64x4>(args)` (the portable build): the one place where the
-/// instruction set is chosen, and the crate's only `unsafe` (calling a function compiled for
-/// an instruction set is safe exactly when the CPU has it).
+/// instruction set is chosen, and with [`Avx4`]'s intrinsics the crate's only `unsafe`
+/// (calling a function compiled for an instruction set is safe exactly when the CPU has it).
 macro_rules! lanes_entry {
     (
         $(#[$doc:meta])*
