@@ -101,6 +101,41 @@ fn a_closed_standard_output_is_an_error_not_a_silent_success() {
 }
 
 #[test]
+fn standard_output_on_dev_null_opened_read_write_is_not_closed() {
+    // Python's `subprocess.DEVNULL` opens /dev/null read-write, exactly the descriptor the Rust
+    // runtime puts in place of a closed standard output; it is a redirection on purpose.
+    let dev_null = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+        .expect("/dev/null exists");
+    let mut child = pbgi()
+        .args(["eval", "ei"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::from(dev_null))
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pbgi runs");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"mu,sigma,y\n0,1,0\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "");
+    // The shell's read-write redirection: the same.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "printf 'mu,sigma,y\\n0,1,0\\n' | '{}' eval ei 1<> /dev/null",
+            env!("CARGO_BIN_EXE_pbgi")
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "");
+}
+
+#[test]
 fn a_reader_that_goes_away_ends_the_run_quietly() {
     // `pbgi eval ... | head -1`: read one line, close the pipe, the tool must stop with status 141
     // and nothing on standard error.

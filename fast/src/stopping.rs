@@ -77,6 +77,11 @@ pub fn max_log_eipc(candidates: &[Candidate], y_best: f64) -> f64 {
 /// A check signals when the mean of the last `min(w, checks so far)` statistics is `≤ 0`
 /// (ties stop); a NaN statistic makes the mean NaN, which never signals and resets the
 /// debounce count. Signals during the stabilisation period do not count.
+///
+/// The average over a partial window starts with the first check, so with `k < w - 1` the
+/// helper can stop before `w` checks. The stopping paper's authors' code averages full windows
+/// only and cannot stop before the `w`-th check; `stabilisation ≥ w - 1` reproduces it: every
+/// check that counts (number `k + 1` on) then has a full window.
 #[derive(Clone, Debug)]
 pub struct StoppingHelper {
     stabilisation: usize,

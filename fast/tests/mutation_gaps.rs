@@ -1,7 +1,7 @@
 //! Inputs that reach the rarely taken branches of the fast kernels (found by mutation testing:
 //! `proofs-notes/mutants.md`), each checked against the certified reference or a closed form.
 //! The branch each case exercises is named next to it.
-use pbgi_fast::{ei, log_ei};
+use pbgi_fast::{ei, ln_h, log_ei, log_ndtr};
 
 /// Distance in ulps between two finite f64 of the same sign (0 for equal values).
 fn ulps(a: f64, b: f64) -> u64 {
@@ -186,4 +186,51 @@ fn log_ei_far_left_carries_the_low_part_of_z() {
     // LogEI-inv where s cancels the high part of z only: the result, ≈ -x·xlo ≈ -1e304, is
     // the low part's contribution itself (x ∈ [2.7e154, 9e161], both quarters overflow).
     assert_log_eipc_inv_near_reference(0.0, 13.0, -1.3e161, 0.0, 1e160, None);
+}
+
+#[test]
+fn log_ei_with_huge_sigma_where_ei_underflows_keeps_the_low_part_of_z() {
+    // σ ≈ 1e300, z ≈ -53: EI = σ·h(z) is below the smallest normal, so LogEI ≈ -722 is
+    // ln σ (≈ +690) plus ln h(z) (≈ -1412), summed without cancellation as -z²/2 + ln σ +
+    // ln p(-z) with z as a double-double. ln σ + ln h(z_hi) instead loses z's low part and
+    // half the digits to the cancellation: 3 ulps off at both cases below. Measured:
+    // correctly rounded; the bound is 1 ulp here (a regression bound, tighter than the
+    // documented 4).
+    for (sigma, y) in [
+        (9.6e299, -5.087_692_799_999_999e301),
+        (1.188_000_000_000_000_1e300, -6.291_612_360_000_001e301),
+    ] {
+        let want = pbgi_reference::log_ei(0.0, sigma, y).unwrap().value;
+        let got = log_ei(0.0, sigma, y);
+        assert!(
+            ulps(got, want) <= 1,
+            "log_ei(0, {sigma:e}, {y:e}) = {got:e}, reference {want:e}"
+        );
+    }
+}
+
+#[test]
+fn ln_h_at_negative_z_against_the_reference() {
+    // z < 0: -z²/2 + ln p(-z) (ln_h's own branch; h(z) itself underflows below -38.5).
+    for z in [-0.5, -1.0, -7.5, -38.0, -40.0, -1e3, -3.7e10, -1e150] {
+        let want = pbgi_reference::ln_h(z).unwrap().value;
+        let got = ln_h(z);
+        assert!(
+            ulps(got, want) <= 4,
+            "ln_h({z:e}) = {got:e}, reference {want:e}"
+        );
+    }
+}
+
+#[test]
+fn log_ndtr_where_the_tail_form_starts() {
+    // x = -8 is the first point of the Mills-ratio form; its neighbours use ln Q(-x).
+    for x in [-8.0, -8.000_000_000_000_002, -7.999_999_999_999_999] {
+        let want = pbgi_reference::log_ndtr(x).unwrap().value;
+        let got = log_ndtr(x);
+        assert!(
+            ulps(got, want) <= 4,
+            "log_ndtr({x:e}) = {got:e}, reference {want:e}"
+        );
+    }
 }

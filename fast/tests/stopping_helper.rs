@@ -127,3 +127,64 @@ fn reset_forgets_every_check_and_the_window() {
     assert!(t.observe(-1.0));
     assert!(t.observe(-1.0));
 }
+
+/// The full-window rule of the stopping paper's authors' code (App. B): the mean of the last
+/// `w` statistics once `w` exist, no signal before; stop at the `m`-th consecutive signal.
+/// Returns the 1-based check at which it stops.
+fn full_window_stop(statistics: &[f64], debounce: usize, window: usize) -> Option<usize> {
+    let mut consecutive = 0;
+    for check in 1..=statistics.len() {
+        let signal = check >= window && {
+            let last = &statistics[check - window..check];
+            last.iter().sum::<f64>() / window as f64 <= 0.0
+        };
+        consecutive = if signal { consecutive + 1 } else { 0 };
+        if consecutive >= debounce {
+            return Some(check);
+        }
+    }
+    None
+}
+
+/// The 1-based check at which `helper` first says stop.
+fn helper_stop(mut helper: StoppingHelper, statistics: &[f64]) -> Option<usize> {
+    statistics
+        .iter()
+        .position(|&v| helper.observe(v))
+        .map(|i| i + 1)
+}
+
+#[test]
+fn partial_window_can_stop_early_and_stabilisation_w_minus_1_reproduces_full_windows() {
+    // A first statistic ≤ 0 with k = 0: the helper stops at check 1, the full-window rule
+    // cannot stop before check w = 3.
+    let early = [-1.0, 2.0, 2.0, -9.0];
+    assert_eq!(
+        helper_stop(StoppingHelper::new(0, 1, 3).unwrap(), &early),
+        Some(1)
+    );
+    assert_eq!(full_window_stop(&early, 1, 3), Some(4));
+    assert_eq!(
+        helper_stop(StoppingHelper::new(2, 1, 3).unwrap(), &early),
+        Some(4)
+    );
+    // Random sequences of small integers (exact sums, ties at 0 included): with k = w - 1 the
+    // helper stops exactly where the full-window rule does, for every window and debounce.
+    use rand::{Rng, SeedableRng};
+    const SEED: u64 = 0x5709_a11e;
+    println!("seed {SEED:#x}");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(SEED);
+    for case in 0..2000 {
+        let window = rng.gen_range(1..=6);
+        let debounce = rng.gen_range(1..=3);
+        let statistics: Vec<f64> = (0..rng.gen_range(1..=30))
+            .map(|_| f64::from(rng.gen_range(-3..=4)))
+            .collect();
+        let helper = StoppingHelper::new(window - 1, debounce, window).unwrap();
+        assert_eq!(
+            helper_stop(helper, &statistics),
+            full_window_stop(&statistics, debounce, window),
+            "case {case}: w = {window}, m = {debounce}, statistics {statistics:?}"
+        );
+    }
+}

@@ -35,8 +35,12 @@ def solve(instance, *, tie="early", budget=None, engine="reference", simulate=No
     or `"fast"` (float64). `simulate`: a number of Monte Carlo runs to add (seeded by `seed`).
 
     The report holds the indices in the order the policy opens the boxes, expected cost, best
-    value and objective, the Kleinberg–Waggoner–Weyl closed form, and for discrete instances up
-    to 12 boxes the exact DP optimum and whether the policy attains it.
+    value and objective, the Kleinberg–Waggoner–Weyl closed form, and (`report["dp"]`) the exact
+    DP optimum and whether the policy attains it. The DP runs for discrete instances with the
+    reference engine, within `pbgi pandora`'s default limits: its table of `2^boxes × (distinct
+    hand values + 1)` states at most 2^20 (`--max-states`; 12 boxes with 255 distinct values, or
+    16 boxes with 15) and its estimated work at most the default `--max-work`. Otherwise
+    `report["dp"]["skipped"]` says why it was not run (and which limit it exceeds).
 
     Raises `ValueError` naming the box and field for an invalid instance (or the file for an
     unreadable path)."""

@@ -68,3 +68,16 @@ def test_unreadable_path_is_named():
 def test_counterexample_k_and_n_are_exact():
     report = pbgi.pandora.counterexample("1/100", "1/2")
     assert report["cheap_boxes_K"] == "150" and report["opened_by_ei_per_cost_N"] == "150"
+
+
+def test_exact_dp_is_bounded_by_its_state_limit_not_by_a_box_count():
+    # 13 identical boxes with values {0, 1}: 2^13 × 3 states, far below the default 2^20, so
+    # the DP runs; Weitzman's policy is optimal (Weitzman 1979), so it attains the optimum.
+    box = {"cost": "1/10", "values": [0, 1], "probs": ["1/2", "1/2"]}
+    report = pbgi.pandora.solve({"boxes": [box] * 13})
+    assert report["dp"]["policy_attains_optimum"] is True
+    # 19 such boxes: 2^19 × 3 states, above 2^20: not run, and the report names the limit.
+    report = pbgi.pandora.solve({"boxes": [box] * 19})
+    assert "optimum" not in report["dp"]
+    assert "above the limit of 1048576" in report["dp"]["skipped"]
+    assert "--max-states" in report["dp"]["skipped"]

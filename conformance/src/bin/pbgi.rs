@@ -34,6 +34,14 @@ enum Command {
     Merge(cli::merge::Args),
 }
 
+/// Records whether standard output is open before the Rust runtime reopens a closed one on
+/// `/dev/null` (`io::record_stdout_at_start`): the C runtime calls the functions listed in
+/// `.init_array` before `main`.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static RECORD_STDOUT_AT_START: extern "C" fn() = io::record_stdout_at_start;
+
 /// Parses the command line and runs the subcommand. Never panics on any input or output: every
 /// failure is a one-line message and an exit status (`pbgi_conformance::cli::io` lists them).
 fn main() -> ExitCode {

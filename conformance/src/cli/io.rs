@@ -28,6 +28,7 @@ use std::fmt;
 use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The longest line, or CSV record (which may span lines inside quotes), read from any input:
 /// 1 MiB. Real rows are well under 1 KiB; the bound keeps memory flat on any input.
@@ -111,24 +112,29 @@ pub fn csv_stdout_error(error: csv::Error) -> CliError {
     }
 }
 
-/// Fails when standard output was closed when the tool started (`pbgi eval ei >&-`).
-///
-/// The Rust runtime reopens a closed standard output on `/dev/null` for reading *and* writing
-/// before `main`; a shell's `> /dev/null` opens it for writing only. So standard output on
-/// `/dev/null` opened read-write means it was closed. (Checked on Linux through `/proc`; on other
-/// systems this check is skipped.)
+/// Whether standard output was closed when the process started, as seen by
+/// [`record_stdout_at_start`]; `false` until then (and on systems where it is not recorded).
+static STDOUT_CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
+
+/// Records whether standard output (descriptor 1) is open. Must run before `main`: the Rust
+/// runtime reopens a closed standard descriptor on `/dev/null` (read-write) before `main`, and
+/// after that a closed standard output looks exactly like one redirected to `/dev/null`
+/// read-write on purpose (Python's `subprocess.DEVNULL`, a shell's `1<> /dev/null`). The `pbgi`
+/// binary registers it as a constructor (`.init_array`), which the C runtime calls before the
+/// Rust runtime starts. Linux only (through `/proc`); elsewhere nothing is recorded.
+pub extern "C" fn record_stdout_at_start() {
+    if cfg!(target_os = "linux") && Path::new("/proc/self/fd").is_dir() {
+        let closed = std::fs::symlink_metadata("/proc/self/fd/1").is_err();
+        STDOUT_CLOSED_AT_START.store(closed, Ordering::Relaxed);
+    }
+}
+
+/// Fails when standard output was closed when the tool started (`pbgi eval ei >&-`), as
+/// recorded by [`record_stdout_at_start`]; without the check the results would vanish into the
+/// `/dev/null` the runtime put there, with status 0. Standard output on `/dev/null` opened on
+/// purpose, for writing or for reading and writing, is accepted.
 pub fn check_stdout_open() -> Result<(), CliError> {
-    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
-        return Ok(());
-    };
-    let read_write = info
-        .lines()
-        .find_map(|line| line.strip_prefix("flags:"))
-        .and_then(|flags| u32::from_str_radix(flags.trim(), 8).ok())
-        .is_some_and(|flags| flags & 0o3 == 0o2);
-    let on_dev_null =
-        std::fs::read_link("/proc/self/fd/1").is_ok_and(|p| p == Path::new("/dev/null"));
-    if read_write && on_dev_null {
+    if STDOUT_CLOSED_AT_START.load(Ordering::Relaxed) {
         Err(CliError::Message(
             "standard output is closed; redirect it (to /dev/null to discard the results)"
                 .to_string(),
