@@ -76,7 +76,7 @@ pub(crate) fn ei_kernel<V: Lanes>(
     // exp(-x²/2) = 2^-n·(e + e_lo); on the z ≥ 0 lanes scaled by 2^-n at once (n ≤ 289 for
     // z ≤ 20: one exact multiplication, scale_pow2's), on the others at the end.
     let (n, e, e_lo) = exp_neg_reduced(hi * 0.5);
-    let scale = pow2_neg(n);
+    let scale = n.pow2_neg();
     let ex = V::select(pos, e * scale, e);
     let ex_lo = V::select(pos, e_lo * scale, e_lo);
     let (m_hi, m_lo) = two_prod(t.hi, ex);
@@ -92,15 +92,6 @@ pub(crate) fn ei_kernel<V: Lanes>(
     let v = s_hi + ((s_lo + sigma * (m_lo + ex * (t.lo + t.dp * xlo))) + s_hi * corr_neg);
     // -n ∈ [-1000, 0] on kernel lanes (x ≤ 37): scale_pow2's one-multiplication branch.
     V::select(pos, r_pos, v * scale)
-}
-
-/// `2^-n` for `n ∈ [0, 1000]` (`scale_pow2`'s factor; clamped into that range on other lanes).
-#[inline(always)]
-fn pow2_neg<V: Lanes>(n: V) -> V {
-    n.map(|v| {
-        let j = (-v).clamp(-1000.0, 1000.0) as i64;
-        f64::from_bits(((1023 + j) as u64) << 52)
-    })
 }
 
 /// EI for four lanes and which lanes it settled (the others are left to the scalar code).

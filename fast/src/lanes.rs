@@ -50,6 +50,10 @@ pub(crate) trait Lanes:
     fn ge(self, c: f64) -> Self::Mask;
     /// `a` where `m`, else `b`.
     fn select(m: Self::Mask, a: Self, b: Self) -> Self;
+    /// `f64::trunc` of every lane.
+    fn trunc(self) -> Self;
+    /// `2^-n` for integer `n`, clamped into `[0, 1000]` (the factor of `scaled_h::scale_pow2`).
+    fn pow2_neg(self) -> Self;
     /// `a·b - p` rounded once (only where [`Lanes::FMA`]).
     fn mul_sub(a: Self, b: Self, p: Self) -> Self;
 
@@ -155,6 +159,17 @@ impl Lanes for F64x4 {
         F64x4(core::array::from_fn(
             |l| if m.0[l] { a.0[l] } else { b.0[l] },
         ))
+    }
+    #[inline(always)]
+    fn trunc(self) -> Self {
+        F64x4(self.0.map(f64::trunc))
+    }
+    #[inline(always)]
+    fn pow2_neg(self) -> Self {
+        F64x4(self.0.map(|n| {
+            let j = n.clamp(0.0, 1000.0) as u64;
+            f64::from_bits((1023 - j) << 52)
+        }))
     }
     #[inline(always)]
     fn mul_sub(a: Self, b: Self, p: Self) -> Self {
@@ -311,6 +326,26 @@ mod avx {
         fn select(m: AvxMask, a: Self, b: Self) -> Self {
             // SAFETY: see the module.
             Avx4(unsafe { _mm256_blendv_pd(b.0, a.0, m.0) })
+        }
+        #[inline(always)]
+        fn trunc(self) -> Self {
+            // SAFETY: see the module. Rounds toward zero, as f64::trunc.
+            Avx4(unsafe { _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(self.0) })
+        }
+        #[inline(always)]
+        fn pow2_neg(self) -> Self {
+            // SAFETY: see the module. With n ∈ [0, 1000], the bits of 2^52 + n end in n, so
+            // shifting them left by 52 leaves n·2^52; 2^-n has the bits (1023 - n)·2^52.
+            Avx4(unsafe {
+                let n = _mm256_min_pd(
+                    _mm256_max_pd(self.0, _mm256_setzero_pd()),
+                    _mm256_set1_pd(1000.0),
+                );
+                let bits =
+                    _mm256_castpd_si256(_mm256_add_pd(n, _mm256_set1_pd(4_503_599_627_370_496.0)));
+                let shifted = _mm256_slli_epi64::<52>(bits);
+                _mm256_castsi256_pd(_mm256_sub_epi64(_mm256_set1_epi64x(1023 << 52), shifted))
+            })
         }
         #[inline(always)]
         fn mul_sub(a: Self, b: Self, p: Self) -> Self {
