@@ -10,11 +10,14 @@ over REPEATS runs (the torch bisection: 1 run), in ns per point.
 
 The package is the one `bash setup.sh` builds into python/pbgi/ (an abi3 extension, so the
 benchmark environment's Python imports it from there). Run through `bench/run`; options:
---points N, --repeats R.
+--points N, --repeats R. With `--update-readme` it also writes the table into the project
+README, between the lines `<!-- compare_python_vs_botorch: begin -->` and `... end -->`.
 """
 import argparse
 import os
+import subprocess
 import sys
+import time
 
 import numpy as np
 import torch
@@ -26,6 +29,7 @@ try:
 except ImportError as error:
     sys.exit(f"compare_python_vs_botorch.py: cannot import pbgi ({error}); run `bash setup.sh` first")
 
+from readme_table import ROOT, update_readme  # noqa: E402 (bench/ is the script's directory)
 from compare_fast_vs_botorch import (  # noqa: E402  (the shared points and peers)
     best_time,
     bo_points,
@@ -39,6 +43,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--points", type=int, default=1_000_000)
     p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--update-readme", action="store_true",
+                   help="also write the table into README.md (between its markers)")
     a = p.parse_args()
     torch.set_num_threads(1)
     os.environ.setdefault("RAYON_NUM_THREADS", "1")
@@ -71,12 +77,17 @@ def main():
     g = pbgi.fast.pbgi(mu, sigma, cost)
     g_gap = np.max(np.abs(g - torch_bisection100(tm, ts, tc).numpy()) / (np.abs(mu) + np.abs(g - mu)))
 
-    print(f"pbgi from Python vs BoTorch and the torch bisection: {n} BO-like points, 1 thread, "
-          f"min of {a.repeats} runs (torch bisection: 1 run)")
-    print(f"torch {torch.__version__} (threads: {torch.get_num_threads()}), numpy {np.__version__}")
-    print()
-    print("| function | ours (Python) | ns/point | peer | ns/point | ours / peer | target |")
-    print("|---|---|---|---|---|---|---|")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
+                            capture_output=True).stdout.strip() or "?"
+    lines = [
+        f"`bench/compare_python_vs_botorch.py` at {commit}, "
+        f"{time.strftime('%Y-%m-%d', time.gmtime())}: {n} BO-like points, 1 thread, "
+        f"min of {a.repeats} runs (torch bisection: 1 run); torch {torch.__version__} "
+        f"(threads: {torch.get_num_threads()}), numpy {np.__version__}.",
+        "",
+        "| function | ours (Python) | ns/point | peer | ns/point | ours / peer | target |",
+        "|---|---|---|---|---|---|---|",
+    ]
     rows = [
         ("EI", "ei", "pbgi.fast.ei(..., out=)", "BoTorch sigma*_ei_helper(u)", "<= 0.5"),
         ("LogEI", "log_ei", "pbgi.fast.log_ei(..., out=)", "BoTorch _log_ei_helper(u) + ln sigma", "<= 0.5"),
@@ -85,13 +96,20 @@ def main():
     for fn, key, mine, peer_name, target in rows:
         r = ours[key] / peer[key]
         speed = f" ({1 / r:.0f}x faster)" if r < 0.1 else ""
-        print(f"| {fn} | `{mine}` | {ours[key]:.1f} | {peer_name} | {peer[key]:.1f} | {r:.3f}{speed} | {target} |")
-    print()
-    print("without out= (a new result array each call), ns/point: "
-          + ", ".join(f"{k.split()[0]} {v:.1f}" for k, v in ours.items() if "new" in k))
-    print(f"(agreement on these points: EI max relative difference to BoTorch {ei_gap:.1e}; "
-          f"PBGI max |ours - torch bisection| / (|mu| + |g - mu|) {g_gap:.1e})")
-
+        lines.append(f"| {fn} | `{mine}` | {ours[key]:.1f} | {peer_name} | {peer[key]:.1f} | "
+                     f"{r:.3f}{speed} | {target} |")
+    lines += [
+        "",
+        "Without `out=` (a new result array each call), ns/point: "
+        + ", ".join(f"{k.split()[0]} {v:.1f}" for k, v in ours.items() if "new" in k) + ".",
+        f"Agreement on these points: EI max relative difference to BoTorch {ei_gap:.1e}; "
+        f"PBGI max |ours - torch bisection| / (|mu| + |g - mu|) {g_gap:.1e}.",
+    ]
+    table = "\n".join(lines) + "\n"
+    print(table)
+    if a.update_readme:
+        return update_readme("compare_python_vs_botorch", table)
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main())

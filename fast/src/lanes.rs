@@ -1,56 +1,179 @@
 //! Four f64 lanes processed together, and the run-time choice of the instruction set for them.
 //!
-//! [`F64x4`] is a plain `[f64; 4]` whose operations are lane-wise loops; compiled inside a
-//! function with AVX2 and FMA enabled ([`lanes_entry`]) they become 256-bit vector instructions,
-//! and in the portable build two 128-bit SSE2 ones (or scalar code on other targets). Every
-//! lane-wise operation is the IEEE operation of the scalar code, in the same order, and no
-//! multiply–add is ever fused implicitly (Rust does not contract), so a lane computes the same
-//! bits as the scalar kernel it mirrors. The one fused operation, in [`two_prod`], computes an
-//! exact error term, equal to Dekker's under the same preconditions.
-use core::ops::{Add, Div, Mul, Neg, Sub};
+//! The kernels are written once, generically over [`Lanes`], and compiled twice
+//! ([`lanes_entry`]): with [`Avx4`] (one 256-bit AVX register, hardware FMA) when the CPU has
+//! AVX2 and FMA, else with [`F64x4`] (a plain `[f64; 4]` of lane-wise loops, the baseline
+//! instruction set). Every lane-wise operation is the IEEE operation of the scalar code, in the
+//! same order, and no multiply–add is ever fused implicitly (Rust does not contract), so a lane
+//! computes the same bits as the scalar kernel it mirrors. The one fused operation, in
+//! [`two_prod`], computes an exact error term, equal to Dekker's under the same preconditions.
+use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
 
 /// Number of lanes.
 pub(crate) const LANES: usize = 4;
 
-/// Four f64 lanes.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct F64x4(pub [f64; LANES]);
-
-/// Four lane conditions.
+/// Four lane conditions, as the callers read them.
 pub(crate) type Mask = [bool; LANES];
 
-impl F64x4 {
-    #[inline(always)]
-    pub(crate) fn splat(v: f64) -> Self {
-        F64x4([v; LANES])
-    }
+/// Four lane conditions in the representation of a [`Lanes`] type.
+pub(crate) trait LaneMask:
+    Copy + BitAnd<Output = Self> + BitOr<Output = Self> + Not<Output = Self>
+{
+    fn bools(self) -> Mask;
+    fn any(self) -> bool;
+    fn all(self) -> bool;
+}
 
-    #[inline(always)]
-    pub(crate) fn map(self, f: impl Fn(f64) -> f64) -> Self {
-        F64x4([f(self.0[0]), f(self.0[1]), f(self.0[2]), f(self.0[3])])
-    }
-
-    #[inline(always)]
-    pub(crate) fn test(self, f: impl Fn(f64) -> bool) -> Mask {
-        core::array::from_fn(|l| f(self.0[l]))
-    }
-
-    #[inline(always)]
-    pub(crate) fn abs(self) -> Self {
-        self.map(f64::abs)
-    }
+/// Four f64 lanes: IEEE arithmetic lane by lane (never fused), comparisons with a constant,
+/// selects, and conversions to and from arrays (for table rows and library calls per lane).
+pub(crate) trait Lanes:
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + Add<f64, Output = Self>
+    + Sub<f64, Output = Self>
+    + Mul<f64, Output = Self>
+{
+    type Mask: LaneMask;
+    /// Whether [`Lanes::mul_sub`] is a fused multiply–add (else it is never called).
+    const FMA: bool;
+    fn splat(v: f64) -> Self;
+    fn from_array(a: [f64; LANES]) -> Self;
+    fn to_array(self) -> [f64; LANES];
+    fn abs(self) -> Self;
+    fn lt(self, c: f64) -> Self::Mask;
+    fn le(self, c: f64) -> Self::Mask;
+    fn gt(self, c: f64) -> Self::Mask;
+    fn ge(self, c: f64) -> Self::Mask;
+    /// `a` where `m`, else `b`.
+    fn select(m: Self::Mask, a: Self, b: Self) -> Self;
+    /// `f64::trunc` of every lane.
+    fn trunc(self) -> Self;
+    /// `2^-n` for integer `n`, clamped into `[0, 1000]` (the factor of `scaled_h::scale_pow2`).
+    fn pow2_neg(self) -> Self;
+    /// `a·b - p` rounded once (only where [`Lanes::FMA`]).
+    fn mul_sub(a: Self, b: Self, p: Self) -> Self;
 
     /// `v[i..i + 4]` (panics beyond the end, which callers rule out).
     #[inline(always)]
-    pub(crate) fn load(v: &[f64], i: usize) -> Self {
+    fn load(v: &[f64], i: usize) -> Self {
         let w = &v[i..i + LANES];
-        F64x4([w[0], w[1], w[2], w[3]])
+        Self::from_array([w[0], w[1], w[2], w[3]])
     }
 
-    /// `a` where `m`, else `b`.
+    /// `f` of every lane.
     #[inline(always)]
-    pub(crate) fn select(m: Mask, a: Self, b: Self) -> Self {
-        F64x4(core::array::from_fn(|l| if m[l] { a.0[l] } else { b.0[l] }))
+    fn map(self, f: impl Fn(f64) -> f64) -> Self {
+        let a = self.to_array();
+        Self::from_array([f(a[0]), f(a[1]), f(a[2]), f(a[3])])
+    }
+}
+
+/// The portable lanes: a plain `[f64; 4]`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct F64x4(pub [f64; LANES]);
+
+/// The portable lane conditions.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bools(Mask);
+
+impl BitAnd for Bools {
+    type Output = Bools;
+    #[inline(always)]
+    fn bitand(self, o: Bools) -> Bools {
+        Bools(core::array::from_fn(|l| self.0[l] & o.0[l]))
+    }
+}
+
+impl BitOr for Bools {
+    type Output = Bools;
+    #[inline(always)]
+    fn bitor(self, o: Bools) -> Bools {
+        Bools(core::array::from_fn(|l| self.0[l] | o.0[l]))
+    }
+}
+
+impl Not for Bools {
+    type Output = Bools;
+    #[inline(always)]
+    fn not(self) -> Bools {
+        Bools(self.0.map(|b| !b))
+    }
+}
+
+impl LaneMask for Bools {
+    #[inline(always)]
+    fn bools(self) -> Mask {
+        self.0
+    }
+    #[inline(always)]
+    fn any(self) -> bool {
+        self.0.iter().any(|&b| b)
+    }
+    #[inline(always)]
+    fn all(self) -> bool {
+        self.0.iter().all(|&b| b)
+    }
+}
+
+impl Lanes for F64x4 {
+    type Mask = Bools;
+    const FMA: bool = false;
+    #[inline(always)]
+    fn splat(v: f64) -> Self {
+        F64x4([v; LANES])
+    }
+    #[inline(always)]
+    fn from_array(a: [f64; LANES]) -> Self {
+        F64x4(a)
+    }
+    #[inline(always)]
+    fn to_array(self) -> [f64; LANES] {
+        self.0
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        F64x4(self.0.map(f64::abs))
+    }
+    #[inline(always)]
+    fn lt(self, c: f64) -> Bools {
+        Bools(self.0.map(|v| v < c))
+    }
+    #[inline(always)]
+    fn le(self, c: f64) -> Bools {
+        Bools(self.0.map(|v| v <= c))
+    }
+    #[inline(always)]
+    fn gt(self, c: f64) -> Bools {
+        Bools(self.0.map(|v| v > c))
+    }
+    #[inline(always)]
+    fn ge(self, c: f64) -> Bools {
+        Bools(self.0.map(|v| v >= c))
+    }
+    #[inline(always)]
+    fn select(m: Bools, a: Self, b: Self) -> Self {
+        F64x4(core::array::from_fn(
+            |l| if m.0[l] { a.0[l] } else { b.0[l] },
+        ))
+    }
+    #[inline(always)]
+    fn trunc(self) -> Self {
+        F64x4(self.0.map(f64::trunc))
+    }
+    #[inline(always)]
+    fn pow2_neg(self) -> Self {
+        F64x4(self.0.map(|n| {
+            let j = n.clamp(0.0, 1000.0) as u64;
+            f64::from_bits((1023 - j) << 52)
+        }))
+    }
+    #[inline(always)]
+    fn mul_sub(a: Self, b: Self, p: Self) -> Self {
+        F64x4(core::array::from_fn(|l| a.0[l].mul_add(b.0[l], -p.0[l])))
     }
 }
 
@@ -70,13 +193,6 @@ macro_rules! lane_op {
                 F64x4(core::array::from_fn(|l| self.0[l] $op o))
             }
         }
-        impl $trait<F64x4> for f64 {
-            type Output = F64x4;
-            #[inline(always)]
-            fn $method(self, o: F64x4) -> F64x4 {
-                F64x4(core::array::from_fn(|l| self $op o.0[l]))
-            }
-        }
     };
 }
 lane_op!(Add, add, +);
@@ -88,13 +204,194 @@ impl Neg for F64x4 {
     type Output = F64x4;
     #[inline(always)]
     fn neg(self) -> F64x4 {
-        self.map(|v| -v)
+        F64x4(self.0.map(|v| -v))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) use avx::Avx4;
+
+/// The AVX lanes: one 256-bit register.
+///
+/// Every operation is an AVX intrinsic, which may only run on a CPU with AVX. `Avx4` is only
+/// named by [`lanes_entry`], inside the function it compiles with AVX2 and FMA and calls after
+/// checking that the CPU has them (and by the tests, likewise), so every `unsafe` below relies
+/// on that one check.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod avx {
+    use super::{LaneMask, Lanes, Mask, LANES};
+    use core::arch::x86_64::*;
+    use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
+
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct Avx4(__m256d);
+
+    /// All-ones lanes where true.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct AvxMask(__m256d);
+
+    impl BitAnd for AvxMask {
+        type Output = AvxMask;
+        #[inline(always)]
+        fn bitand(self, o: AvxMask) -> AvxMask {
+            // SAFETY: see the module (AVX checked by the caller of the kernel).
+            AvxMask(unsafe { _mm256_and_pd(self.0, o.0) })
+        }
+    }
+
+    impl BitOr for AvxMask {
+        type Output = AvxMask;
+        #[inline(always)]
+        fn bitor(self, o: AvxMask) -> AvxMask {
+            // SAFETY: see the module.
+            AvxMask(unsafe { _mm256_or_pd(self.0, o.0) })
+        }
+    }
+
+    impl Not for AvxMask {
+        type Output = AvxMask;
+        #[inline(always)]
+        fn not(self) -> AvxMask {
+            // SAFETY: see the module.
+            AvxMask(unsafe { _mm256_xor_pd(self.0, _mm256_castsi256_pd(_mm256_set1_epi64x(-1))) })
+        }
+    }
+
+    impl LaneMask for AvxMask {
+        #[inline(always)]
+        fn bools(self) -> Mask {
+            // SAFETY: see the module.
+            let bits = unsafe { _mm256_movemask_pd(self.0) };
+            core::array::from_fn(|l| bits >> l & 1 == 1)
+        }
+        #[inline(always)]
+        fn any(self) -> bool {
+            // SAFETY: see the module.
+            unsafe { _mm256_movemask_pd(self.0) != 0 }
+        }
+        #[inline(always)]
+        fn all(self) -> bool {
+            // SAFETY: see the module.
+            unsafe { _mm256_movemask_pd(self.0) == 0b1111 }
+        }
+    }
+
+    macro_rules! cmp {
+        ($name:ident, $imm:ident) => {
+            #[inline(always)]
+            fn $name(self, c: f64) -> AvxMask {
+                // SAFETY: see the module.
+                AvxMask(unsafe { _mm256_cmp_pd::<$imm>(self.0, _mm256_set1_pd(c)) })
+            }
+        };
+    }
+
+    impl Lanes for Avx4 {
+        type Mask = AvxMask;
+        const FMA: bool = true;
+        #[inline(always)]
+        fn splat(v: f64) -> Self {
+            // SAFETY: see the module.
+            Avx4(unsafe { _mm256_set1_pd(v) })
+        }
+        #[inline(always)]
+        fn from_array(a: [f64; LANES]) -> Self {
+            // SAFETY: see the module; `a` is four f64 (an unaligned load).
+            Avx4(unsafe { _mm256_loadu_pd(a.as_ptr()) })
+        }
+        #[inline(always)]
+        fn to_array(self) -> [f64; LANES] {
+            let mut a = [0.0; LANES];
+            // SAFETY: see the module; `a` holds four f64 (an unaligned store).
+            unsafe { _mm256_storeu_pd(a.as_mut_ptr(), self.0) };
+            a
+        }
+        #[inline(always)]
+        fn load(v: &[f64], i: usize) -> Self {
+            let w = &v[i..i + LANES];
+            // SAFETY: see the module; `w` holds four f64 (bounds checked just above).
+            Avx4(unsafe { _mm256_loadu_pd(w.as_ptr()) })
+        }
+        #[inline(always)]
+        fn abs(self) -> Self {
+            // SAFETY: see the module. Clears the sign bits, as f64::abs.
+            Avx4(unsafe { _mm256_andnot_pd(_mm256_set1_pd(-0.0), self.0) })
+        }
+        cmp!(lt, _CMP_LT_OQ);
+        cmp!(le, _CMP_LE_OQ);
+        cmp!(gt, _CMP_GT_OQ);
+        cmp!(ge, _CMP_GE_OQ);
+        #[inline(always)]
+        fn select(m: AvxMask, a: Self, b: Self) -> Self {
+            // SAFETY: see the module.
+            Avx4(unsafe { _mm256_blendv_pd(b.0, a.0, m.0) })
+        }
+        #[inline(always)]
+        fn trunc(self) -> Self {
+            // SAFETY: see the module. Rounds toward zero, as f64::trunc.
+            Avx4(unsafe { _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(self.0) })
+        }
+        #[inline(always)]
+        fn pow2_neg(self) -> Self {
+            // SAFETY: see the module. With n ∈ [0, 1000], the bits of 2^52 + n end in n, so
+            // shifting them left by 52 leaves n·2^52; 2^-n has the bits (1023 - n)·2^52.
+            Avx4(unsafe {
+                let n = _mm256_min_pd(
+                    _mm256_max_pd(self.0, _mm256_setzero_pd()),
+                    _mm256_set1_pd(1000.0),
+                );
+                let bits =
+                    _mm256_castpd_si256(_mm256_add_pd(n, _mm256_set1_pd(4_503_599_627_370_496.0)));
+                let shifted = _mm256_slli_epi64::<52>(bits);
+                _mm256_castsi256_pd(_mm256_sub_epi64(_mm256_set1_epi64x(1023 << 52), shifted))
+            })
+        }
+        #[inline(always)]
+        fn mul_sub(a: Self, b: Self, p: Self) -> Self {
+            // SAFETY: see the module (FMA is checked with AVX2).
+            Avx4(unsafe { _mm256_fmsub_pd(a.0, b.0, p.0) })
+        }
+    }
+
+    macro_rules! avx_op {
+        ($trait:ident, $method:ident, $intrinsic:ident) => {
+            impl $trait for Avx4 {
+                type Output = Avx4;
+                #[inline(always)]
+                fn $method(self, o: Avx4) -> Avx4 {
+                    // SAFETY: see the module.
+                    Avx4(unsafe { $intrinsic(self.0, o.0) })
+                }
+            }
+            impl $trait<f64> for Avx4 {
+                type Output = Avx4;
+                #[inline(always)]
+                fn $method(self, o: f64) -> Avx4 {
+                    // SAFETY: see the module.
+                    Avx4(unsafe { $intrinsic(self.0, _mm256_set1_pd(o)) })
+                }
+            }
+        };
+    }
+    avx_op!(Add, add, _mm256_add_pd);
+    avx_op!(Sub, sub, _mm256_sub_pd);
+    avx_op!(Mul, mul, _mm256_mul_pd);
+    avx_op!(Div, div, _mm256_div_pd);
+
+    impl Neg for Avx4 {
+        type Output = Avx4;
+        #[inline(always)]
+        fn neg(self) -> Avx4 {
+            // SAFETY: see the module. Flips the sign bits, as f64's negation.
+            Avx4(unsafe { _mm256_xor_pd(_mm256_set1_pd(-0.0), self.0) })
+        }
     }
 }
 
 /// Knuth's TwoSum lane by lane (as `crate::dd::two_sum`).
 #[inline(always)]
-pub(crate) fn two_sum(a: F64x4, b: F64x4) -> (F64x4, F64x4) {
+pub(crate) fn two_sum<V: Lanes>(a: V, b: V) -> (V, V) {
     let s = a + b;
     let bb = s - a;
     (s, (a - (s - bb)) + (b - bb))
@@ -102,23 +399,20 @@ pub(crate) fn two_sum(a: F64x4, b: F64x4) -> (F64x4, F64x4) {
 
 /// Dekker's FastTwoSum lane by lane (as `crate::tail`'s, `|a| ≥ |b|`).
 #[inline(always)]
-pub(crate) fn fast_two_sum(a: F64x4, b: F64x4) -> (F64x4, F64x4) {
+pub(crate) fn fast_two_sum<V: Lanes>(a: V, b: V) -> (V, V) {
     let s = a + b;
     (s, b - (s - a))
 }
 
 /// `a·b = p + e` exactly, lane by lane, under the preconditions of `crate::dd::two_prod`
-/// (`|a|, |b| < 2^996`, `|a·b| > 2^-969`): with a fused multiply–add when `FMA` (only in code
-/// compiled with the FMA instruction set, see [`lanes_entry`]), else Dekker's splitting. Both give
-/// the exact error, so both give the same bits.
+/// (`|a|, |b| < 2^996`, `|a·b| > 2^-969`): with a fused multiply–add where the lanes have one
+/// ([`Lanes::FMA`]), else Dekker's splitting. Both give the exact error, so both give the same
+/// bits.
 #[inline(always)]
-pub(crate) fn two_prod<const FMA: bool>(a: F64x4, b: F64x4) -> (F64x4, F64x4) {
+pub(crate) fn two_prod<V: Lanes>(a: V, b: V) -> (V, V) {
     let p = a * b;
-    if FMA {
-        (
-            p,
-            F64x4(core::array::from_fn(|l| a.0[l].mul_add(b.0[l], -p.0[l]))),
-        )
+    if V::FMA {
+        (p, V::mul_sub(a, b, p))
     } else {
         let (ah, al) = split(a);
         let (bh, bl) = split(b);
@@ -128,12 +422,12 @@ pub(crate) fn two_prod<const FMA: bool>(a: F64x4, b: F64x4) -> (F64x4, F64x4) {
 
 /// `a² = p + e` exactly (see [`two_prod`]).
 #[inline(always)]
-pub(crate) fn two_square<const FMA: bool>(a: F64x4) -> (F64x4, F64x4) {
-    two_prod::<FMA>(a, a)
+pub(crate) fn two_square<V: Lanes>(a: V) -> (V, V) {
+    two_prod(a, a)
 }
 
 #[inline(always)]
-fn split(a: F64x4) -> (F64x4, F64x4) {
+fn split<V: Lanes>(a: V) -> (V, V) {
     let t = a * 134_217_729.0; // 2^27 + 1
     let hi = t - (t - a);
     (hi, a - hi)
@@ -142,9 +436,9 @@ fn split(a: F64x4) -> (F64x4, F64x4) {
 /// `out[i]` for every `i`, four at a time: `x4(i)` gives the values of `i..i + 4` and the
 /// lanes it settled; `scalar(j)` computes the other lanes and the last `out.len() % 4`.
 #[inline(always)]
-pub(crate) fn for_each_x4(
+pub(crate) fn for_each_x4<V: Lanes>(
     out: &mut [f64],
-    x4: impl Fn(usize) -> (F64x4, Mask),
+    x4: impl Fn(usize) -> (V, V::Mask),
     scalar: impl Fn(usize) -> f64,
 ) {
     let n = out.len();
@@ -152,8 +446,14 @@ pub(crate) fn for_each_x4(
     let mut i = 0;
     while i < whole {
         let (v, settled) = x4(i);
-        for l in 0..LANES {
-            out[i + l] = if settled[l] { v.0[l] } else { scalar(i + l) };
+        let w = &mut out[i..i + LANES];
+        if settled.all() {
+            w.copy_from_slice(&v.to_array());
+        } else {
+            let (v, settled) = (v.to_array(), settled.bools());
+            for l in 0..LANES {
+                w[l] = if settled[l] { v[l] } else { scalar(i + l) };
+            }
         }
         i += LANES;
     }
@@ -162,10 +462,10 @@ pub(crate) fn for_each_x4(
     }
 }
 
-/// Defines `fn $name(args)` running `$kernel::<true>(args)` compiled for AVX2 + FMA when the
-/// CPU has both, else `$kernel::<false>(args)` (the portable build): the one place where the
-/// instruction set is chosen, and the crate's only `unsafe` (calling a function compiled for
-/// an instruction set is safe exactly when the CPU has it).
+/// Defines `fn $name(args)` running `$kernel::<Avx4>(args)` compiled for AVX2 + FMA when the
+/// CPU has both, else `$kernel::<F64x4>(args)` (the portable build): the one place where the
+/// instruction set is chosen, and with [`Avx4`]'s intrinsics the crate's only `unsafe`
+/// (calling a function compiled for an instruction set is safe exactly when the CPU has it).
 macro_rules! lanes_entry {
     (
         $(#[$doc:meta])*
@@ -180,7 +480,7 @@ macro_rules! lanes_entry {
                 if $crate::lanes::avx2_fma_detected() {
                     #[target_feature(enable = "avx2,fma")]
                     unsafe fn avx2($($arg: $ty),*) {
-                        $kernel::<true>($($arg),*)
+                        $kernel::<$crate::lanes::Avx4>($($arg),*)
                     }
                     // SAFETY: the CPU supports AVX2 and FMA (checked just above), the only
                     // requirement of calling a function compiled with them.
@@ -188,7 +488,7 @@ macro_rules! lanes_entry {
                     return;
                 }
             }
-            $kernel::<false>($($arg),*)
+            $kernel::<$crate::lanes::F64x4>($($arg),*)
         }
     };
 }

@@ -3,7 +3,7 @@
 //! run-time choice, on seeded random inputs over every branch and on edge values, with lengths
 //! that leave every remainder.
 use crate::ei_lanes::{ei_lanes_kernel, ei_x4};
-use crate::lanes::{F64x4, LANES};
+use crate::lanes::{F64x4, LaneMask, Lanes, LANES};
 use crate::log_ei_lanes::{log_ei_lanes_kernel, log_ei_x4, log_eipc_lanes_kernel, log_eipc_x4};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -92,9 +92,8 @@ fn assert_same(
     }
 }
 
-/// Every lane kernel against its scalar function for one input set, on the compilation given
-/// by `FMA`.
-fn compare<const FMA: bool>(path: &str, y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
+/// Every lane kernel against its scalar function for one input set, on the lanes `V`.
+fn compare<V: Lanes>(path: &str, y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
     let n = mu.len();
     let args = |i: usize| {
         format!(
@@ -107,13 +106,13 @@ fn compare<const FMA: bool>(path: &str, y: f64, mu: &[f64], sigma: &[f64], cost:
         )
     };
     let mut got = vec![0.0; n];
-    ei_lanes_kernel::<FMA>(mu, sigma, y, &mut got);
+    ei_lanes_kernel::<V>(mu, sigma, y, &mut got);
     let want: Vec<f64> = (0..n).map(|i| crate::ei(mu[i], sigma[i], y)).collect();
     assert_same(path, "ei", &got, &want, args);
-    log_ei_lanes_kernel::<FMA>(mu, sigma, y, &mut got);
+    log_ei_lanes_kernel::<V>(mu, sigma, y, &mut got);
     let want: Vec<f64> = (0..n).map(|i| crate::log_ei(mu[i], sigma[i], y)).collect();
     assert_same(path, "log_ei", &got, &want, args);
-    log_eipc_lanes_kernel::<FMA>(mu, sigma, y, cost, &mut got);
+    log_eipc_lanes_kernel::<V>(mu, sigma, y, cost, &mut got);
     let want: Vec<f64> = (0..n)
         .map(|i| crate::log_eipc(mu[i], sigma[i], y, cost[i]))
         .collect();
@@ -124,7 +123,7 @@ fn compare<const FMA: bool>(path: &str, y: f64, mu: &[f64], sigma: &[f64], cost:
 #[target_feature(enable = "avx2,fma")]
 #[allow(unsafe_code)]
 unsafe fn compare_avx2(y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
-    compare::<true>("avx2+fma", y, mu, sigma, cost)
+    compare::<crate::lanes::Avx4>("avx2+fma", y, mu, sigma, cost)
 }
 
 #[test]
@@ -133,7 +132,7 @@ fn lane_kernels_equal_the_scalar_functions_bit_for_bit() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     for round in 0..24 {
         let (y, mu, sigma, cost) = inputs(&mut rng, 10_000 + round % 4);
-        compare::<false>("portable", y, &mu, &sigma, &cost);
+        compare::<F64x4>("portable", y, &mu, &sigma, &cost);
         #[cfg(target_arch = "x86_64")]
         if crate::lanes::avx2_fma_detected() {
             // SAFETY: the CPU has AVX2 and FMA (checked just above).
@@ -194,13 +193,10 @@ fn the_lanes_settle_most_bo_like_points() {
             F64x4::load(&sigma, i),
             F64x4::load(&cost, i),
         );
-        ei += ei_x4::<false>(m, s, y).1.iter().filter(|&&b| b).count();
-        log_ei += log_ei_x4::<false>(m, s, y).1.iter().filter(|&&b| b).count();
-        log_eipc += log_eipc_x4::<false>(m, s, y, c)
-            .1
-            .iter()
-            .filter(|&&b| b)
-            .count();
+        let count = |m: <F64x4 as Lanes>::Mask| m.bools().iter().filter(|&&b| b).count();
+        ei += count(ei_x4(m, s, y).1);
+        log_ei += count(log_ei_x4(m, s, y).1);
+        log_eipc += count(log_eipc_x4(m, s, y, c).1);
     }
     let share = |k: usize| k as f64 / n as f64;
     println!(

@@ -16,7 +16,8 @@
 //! AVX2 and FMA when the CPU has them (chosen at run time, [`simd_path`]) and the baseline
 //! instruction set otherwise; on every path they return the bits of the scalar functions.
 // `unsafe` only to call the AVX2+FMA compilation of a kernel after checking that the CPU has
-// them (`lanes::lanes_entry`).
+// them (`lanes::lanes_entry`), and for the AVX intrinsics of the lane type that compilation
+// uses (`lanes::Avx4`).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -26,6 +27,7 @@ mod dd;
 mod domain;
 mod ei;
 mod ei_lanes;
+mod exp_reduced;
 mod gradients;
 mod h;
 mod lanes;

@@ -1,8 +1,8 @@
 //! Kernels shared by `h`, `ei`, `ln_h`, `log_ei`: `σ·h(z)` and `ln h(z)` with `z` given as an
 //! unevaluated sum `zhi + zlo` (|zlo| ≤ 2^-51·|zhi|), so that the rounding of `(y - μ)/σ` is
 //! not amplified (the relative condition number of `h` at `z ≪ 0` is about `z²`).
-use crate::consts::{INV_LN2, LN2_HI, LN2_LO};
 use crate::dd::{scaled_square, two_prod, two_square, two_sum};
+use crate::exp_reduced::exp_neg_reduced;
 use crate::tail::p_tail_sq;
 
 /// Beyond this `x`, `σ·h(-x) < f64::MAX · e^{-1800}` underflows to 0 for every finite σ.
@@ -12,23 +12,23 @@ pub(crate) const X_UNDERFLOW: f64 = 60.0;
 /// ratios such as `EI/c` where EI itself underflows).
 ///
 /// `h(-x) = p(x)·exp(-x²/2)`; `x² = hi + lo` exactly, `exp(-hi/2) = 2^-n·exp(r)` with a
-/// Cody–Waite reduction that is exact (`n·LN2_HI` exact, `|r| ≤ |hi/2|`), so `exp` only sees
-/// `|r| ≤ 0.35` (plus `n·LN2_LO`, whose rounding costs ≤ 2^-54 relative). The remaining
-/// first-order corrections (`-lo/2`, the low part of `x` through `p'(x)`, and `p`'s own
-/// `rel`) have relative size ≤ 1e-12 and are applied in the low word of the exact product
-/// `σ·p·e`, off the critical path of `exp` and without an extra rounding. The result carries
-/// the errors of `p`, `exp` and one rounding (plus one if it is subnormal).
+/// Cody–Waite reduction that is exact (`n·LN2_HI` exact, `|r| ≤ |hi/2|`), so the exponential
+/// only sees `|r| ≤ 0.35` (plus `n·LN2_LO`, whose rounding costs ≤ 2^-54 relative), and returns
+/// `exp(r)` with its low part ([`exp_neg_reduced`]). The low part and the remaining first-order
+/// corrections (`-lo/2`, the low part of `x` through `p'(x)`, and `p`'s own `rel`) have
+/// relative size ≤ 1e-12 and are applied in the low word of the exact product `σ·p·e`, without
+/// an extra rounding. The result carries the errors of `p`, of the exponential's polynomial
+/// and one rounding (plus one if it is subnormal).
 #[inline(always)]
 pub(crate) fn sigma_h_neg(x: f64, xlo: f64, sigma: f64, k: i32) -> f64 {
     let (hi, lo) = two_square(x);
-    let half_hi = 0.5 * hi;
-    let n = round_to_int(half_hi * INV_LN2);
-    let e = ((n * LN2_HI - half_hi) + n * LN2_LO).exp();
+    let (n, e, e_lo) = exp_neg_reduced(0.5 * hi);
     let t = p_tail_sq(x, hi, lo);
     let corr = t.rel - (0.5 * lo + x * xlo);
     let (m_hi, m_lo) = two_prod(t.hi, e);
     let (s_hi, s_lo) = two_prod(sigma, m_hi);
     // p(x + xlo) ≈ p + p'·xlo: the σ·e·p'·xlo term replaces a division by p.
+    let m_lo = m_lo + t.hi * e_lo;
     let v = s_hi + ((s_lo + sigma * (m_lo + e * (t.lo + t.dp * xlo))) + s_hi * corr);
     scale_pow2(v, k - n as i32)
 }
@@ -99,8 +99,9 @@ pub(crate) const LN_SQRT_2PI: f64 = 0.918_938_533_204_672_8;
 
 /// `(dhi + dlo) + σ·h(-z)` for `z ≥ 0`, finite `σ ∈ [1e-280, 1e280]`: with `dhi + dlo = σz`
 /// this is `σ·h(z)` (`h(z) = z + h(-z)`). `z²` exact, `p·e` and `σ·(p·e)` exact products, and
-/// `dhi + σ·p·e` an error-free sum, so the result carries the errors of `p`, `exp` and one
-/// final rounding, weighted by `h(-z)/h(z) ≤ 1`.
+/// `dhi + σ·p·e` an error-free sum (`e = exp(-z²/2)` as [`sigma_h_neg`]'s, scaled by `2^-n`),
+/// so the result carries the errors of `p`, of the exponential's polynomial and one final
+/// rounding, weighted by `h(-z)/h(z) ≤ 1`.
 #[inline(always)]
 pub(crate) fn sigma_h_pos(z: f64, sigma: f64, dhi: f64, dlo: f64) -> f64 {
     if z > 40.0 {
@@ -108,11 +109,14 @@ pub(crate) fn sigma_h_pos(z: f64, sigma: f64, dhi: f64, dlo: f64) -> f64 {
         return dhi + dlo;
     }
     let (hi, lo) = two_square(z);
-    let e = (-0.5 * hi).exp();
+    let (n, e, e_lo) = exp_neg_reduced(0.5 * hi);
+    // 2^-n exact unless subnormal (z > 37.6, where σ·h(-z)/(σz) < e^{-700}).
+    let (e, e_lo) = (scale_pow2(e, -(n as i32)), scale_pow2(e_lo, -(n as i32)));
     let t = p_tail_sq(z, hi, lo);
     let corr = t.rel - 0.5 * lo;
     let (m_hi, m_lo) = two_prod(t.hi, e);
     let (s_hi, s_lo) = two_prod(sigma, m_hi);
+    let m_lo = m_lo + t.hi * e_lo;
     let (a, b) = two_sum(dhi, s_hi);
     a + (b + (dlo + (s_lo + sigma * (m_lo + e * t.lo)) + s_hi * corr))
 }
@@ -123,16 +127,9 @@ pub(crate) fn gauss_unscaled(z: f64) -> f64 {
     (-0.5 * z * z).exp()
 }
 
-/// Round to the nearest integer (as f64) for |v| < 2^51 without a libm call.
-#[inline(always)]
-fn round_to_int(v: f64) -> f64 {
-    const SHIFT: f64 = 6_755_399_441_055_744.0; // 1.5·2^52
-    (v + SHIFT) - SHIFT
-}
-
 /// `v · 2^j` with one rounding (only if the result is subnormal).
 #[inline(always)]
-fn scale_pow2(v: f64, j: i32) -> f64 {
+pub(crate) fn scale_pow2(v: f64, j: i32) -> f64 {
     if (-1000..=1000).contains(&j) {
         v * f64::from_bits(((1023 + j) as u64) << 52)
     } else {

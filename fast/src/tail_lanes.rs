@@ -1,108 +1,95 @@
 //! The tail ratio `p(x) = h(-x)/exp(-x²/2)` of `crate::tail` for four lanes: the same table
 //! rows, polynomials and operations, in the same order, so each lane has the bits of
-//! `crate::tail::p_tail_sq`. Both branches (`x < 8`, `x ≥ 8`) are evaluated only when the
-//! lanes need both.
-use crate::lanes::{fast_two_sum, two_prod, F64x4, Mask, LANES};
+//! `crate::tail::p_tail_sq`, with both branches (`x < 8`, `x ≥ 8`) as one polynomial over one
+//! table.
+use crate::lanes::{fast_two_sum, two_prod, Lanes, LANES};
 use crate::tail_coeffs::{ASYMPTOTIC, SMALL, W16, W32, W8};
 
 /// The tail ratio `p` of `crate::tail::p_tail_sq`, four lanes.
-pub(crate) struct TailLanes {
-    pub hi: F64x4,
-    pub lo: F64x4,
-    pub rel: F64x4,
-    pub dp: F64x4,
+pub(crate) struct TailLanes<V> {
+    pub hi: V,
+    pub lo: V,
+    pub rel: V,
+    pub dp: V,
 }
 
 /// `crate::tail::p_tail_sq` for `0 ≤ x < 2^16` in every lane (lanes outside may hold anything).
+///
+/// Both branches of the scalar code are one Horner scheme over one table ([`ROWS`]): the
+/// `x < 8` rows of `SMALL` in `t = x - centre`, then the rows of `W8`, `W16`, `W32`,
+/// `ASYMPTOTIC` in `w = fl(1/x²)`, all padded with zeros at the top to one length (Horner's
+/// scheme over zero top coefficients, `0 + v·0 = 0` and then `c + v·0 = c`, performs exactly the
+/// unpadded polynomial's operations). So four lanes gather one row each and evaluate one
+/// polynomial, whichever branches they take; the `x ≥ 8` parts (a division among them) are
+/// computed on every lane and selected, since `x` varies at random from lane to lane.
 #[inline(always)]
-pub(crate) fn p_tail_sq<const FMA: bool>(x: F64x4, x2_hi: F64x4, x2_lo: F64x4) -> TailLanes {
-    let small: Mask = x.test(|v| v < 8.0);
-    let any_small = small.iter().any(|&s| s);
-    let all_small = small.iter().all(|&s| s);
-    let small_tail = any_small.then(|| p_small(x));
-    if all_small {
-        return small_tail.expect("computed when any lane is small");
+pub(crate) fn p_tail_sq<V: Lanes>(x: V, x2_hi: V, x2_lo: V) -> TailLanes<V> {
+    let small = x.lt(8.0);
+    // ⌊8x⌋ in the lanes (x ≥ 0), so that t does not wait for the rows' integer conversion.
+    let i = (x * 8.0).trunc();
+    let i = V::select(i.le(63.0), i, V::splat(63.0));
+    let t = x - (i + 0.5) * 0.125;
+    let ia = i.to_array();
+    let xa = x.to_array();
+    // Without branches (x varies at random across lanes): [8, 16) → 64, …, [64, ∞) → 67.
+    let rows: [usize; LANES] = core::array::from_fn(|l| {
+        let v = xa[l];
+        let large = 64 + (v >= 16.0) as usize + (v >= 32.0) as usize + (v >= 64.0) as usize;
+        let row = if v < 8.0 { ia[l] as usize } else { large };
+        row.min(ROWS.len() - 1) // already in range; lets the compiler drop bounds checks
+    });
+    let inv = V::splat(1.0) / x2_hi;
+    let v = V::select(small, t, inv);
+    let c = |k: usize| V::from_array(core::array::from_fn(|l| ROWS[rows[l]][k]));
+    let mut acc = c(ROW_LEN - 1);
+    for k in (2..ROW_LEN - 1).rev() {
+        acc = c(k) + v * acc;
     }
-    let large = p_large::<FMA>(x, x2_hi, x2_lo);
-    match small_tail {
-        None => large,
-        Some(s) => TailLanes {
-            hi: F64x4::select(small, s.hi, large.hi),
-            lo: F64x4::select(small, s.lo, large.lo),
-            rel: F64x4::select(small, s.rel, large.rel),
-            dp: F64x4::select(small, s.dp, large.dp),
-        },
-    }
-}
-
-/// The `x < 8` branch: row `i = ⌊8x⌋` of `SMALL`, offset from the row's centre.
-#[inline(always)]
-fn p_small(x: F64x4) -> TailLanes {
-    let rows: [usize; LANES] = core::array::from_fn(|l| ((x.0[l] * 8.0) as usize).min(63));
-    let t = F64x4(core::array::from_fn(|l| {
-        x.0[l] - (rows[l] as f64 + 0.5) * 0.125
-    }));
-    let c = |k: usize| F64x4(core::array::from_fn(|l| SMALL[rows[l]][k]));
-    let tail = c(2)
-        + t * (c(3)
-            + t * (c(4)
-                + t * (c(5) + t * (c(6) + t * (c(7) + t * (c(8) + t * (c(9) + t * c(10))))))));
-    let (hi, lo) = fast_two_sum(c(0), c(1) + t * tail);
-    let dp = c(2) + t * (c(3) * 2.0 + t * (c(4) * 3.0 + t * (c(5) * 4.0)));
+    let (q_hi, q_lo) = fast_two_sum(c(0), c(1) + v * acc);
+    let dp_small = c(2) + t * (c(3) * 2.0 + t * (c(4) * 3.0 + t * (c(5) * 4.0)));
+    let (hi, e) = two_prod(q_hi, inv);
+    // x < 2^16 here, so x2_hi < 1e200 and the correction r1 is always taken.
+    let (a, b) = two_prod(x2_hi, inv);
+    let r1 = (V::splat(1.0) - a) - b;
     TailLanes {
-        hi,
-        lo,
-        rel: F64x4::splat(0.0),
-        dp,
+        hi: V::select(small, q_hi, hi),
+        lo: V::select(small, q_lo, e + q_lo * inv),
+        rel: V::select(small, V::splat(0.0), r1 - x2_lo * inv),
+        dp: V::select(
+            small,
+            dp_small,
+            hi * (x * inv) * (V::splat(-2.0) + inv * 6.0),
+        ),
     }
 }
 
-/// `W8`, `W16`, `W32`, `ASYMPTOTIC` padded with zeros to one length: Horner's scheme over the
-/// zero top coefficients (`0 + w·0 = 0`, then `c + w·0 = c`) performs exactly the unpadded
-/// polynomial's operations.
-const W_LEN: usize = 13;
-static W_PADDED: [[f64; W_LEN]; 4] = [pad(&W8), pad(&W16), pad(&W32), pad(&ASYMPTOTIC)];
+/// Coefficients per row: the most of `SMALL` (11) and of the `W*` tables (13).
+const ROW_LEN: usize = 13;
 
-const fn pad<const N: usize>(c: &[f64; N]) -> [f64; W_LEN] {
-    let mut out = [0.0; W_LEN];
+/// The 64 rows of `SMALL`, then `W8`, `W16`, `W32`, `ASYMPTOTIC`, each padded with zeros to
+/// [`ROW_LEN`].
+static ROWS: [[f64; ROW_LEN]; 68] = rows();
+
+const fn rows() -> [[f64; ROW_LEN]; 68] {
+    let mut out = [[0.0; ROW_LEN]; 68];
+    let mut i = 0;
+    while i < 64 {
+        out[i] = pad(&SMALL[i]);
+        i += 1;
+    }
+    out[64] = pad(&W8);
+    out[65] = pad(&W16);
+    out[66] = pad(&W32);
+    out[67] = pad(&ASYMPTOTIC);
+    out
+}
+
+const fn pad<const N: usize>(c: &[f64; N]) -> [f64; ROW_LEN] {
+    let mut out = [0.0; ROW_LEN];
     let mut k = 0;
     while k < N {
         out[k] = c[k];
         k += 1;
     }
     out
-}
-
-/// The `8 ≤ x < 2^16` branch (`crate::tail::p_tail_sq` with `x2p_large_dd`).
-#[inline(always)]
-fn p_large<const FMA: bool>(x: F64x4, x2_hi: F64x4, x2_lo: F64x4) -> TailLanes {
-    let table: [usize; LANES] = core::array::from_fn(|l| {
-        let v = x.0[l];
-        if v < 16.0 {
-            0
-        } else if v < 32.0 {
-            1
-        } else if v < 64.0 {
-            2
-        } else {
-            3
-        }
-    });
-    let c = |k: usize| F64x4(core::array::from_fn(|l| W_PADDED[table[l]][k]));
-    let inv = 1.0 / x2_hi;
-    let mut acc = c(W_LEN - 1);
-    for k in (2..W_LEN - 1).rev() {
-        acc = c(k) + inv * acc;
-    }
-    let (q_hi, q_lo) = fast_two_sum(c(0), c(1) + inv * acc);
-    let (hi, e) = two_prod::<FMA>(q_hi, inv);
-    // x < 2^16 here, so x2_hi < 1e200 and the correction r1 is always taken.
-    let (a, b) = two_prod::<FMA>(x2_hi, inv);
-    let r1 = (1.0 - a) - b;
-    TailLanes {
-        hi,
-        lo: e + q_lo * inv,
-        rel: r1 - x2_lo * inv,
-        dp: hi * (x * inv) * (-2.0 + inv * 6.0),
-    }
 }

@@ -114,6 +114,9 @@ pub fn fast_ei(
         arg("sigma", &sigma, n)?,
         arg("y", &y, n)?,
     ];
+    if let [Arg::Each(m), Arg::Each(s), Arg::All(y)] = args {
+        return slice_kernel(py, || pbgi_fast::ei_slice(m, s, y, out));
+    }
     map(py, args, out, |[m, s, y]| pbgi_fast::ei(m, s, y));
     Ok(())
 }
@@ -134,6 +137,9 @@ pub fn fast_log_ei(
         arg("sigma", &sigma, n)?,
         arg("y", &y, n)?,
     ];
+    if let [Arg::Each(m), Arg::Each(s), Arg::All(y)] = args {
+        return slice_kernel(py, || pbgi_fast::log_ei_slice(m, s, y, out));
+    }
     map(py, args, out, |[m, s, y]| pbgi_fast::log_ei(m, s, y));
     Ok(())
 }
@@ -179,6 +185,9 @@ pub fn fast_log_eipc(
         arg("y", &y, n)?,
         arg("cost", &cost, n)?,
     ];
+    if let [Arg::Each(m), Arg::Each(s), Arg::All(y), Arg::Each(c)] = args {
+        return slice_kernel(py, || pbgi_fast::log_eipc_slice(m, s, y, c, out));
+    }
     map(py, args, out, |[m, s, y, c]| {
         pbgi_fast::log_eipc(m, s, y, c)
     });
