@@ -234,3 +234,20 @@ fn log_ndtr_where_the_tail_form_starts() {
         );
     }
 }
+
+#[test]
+fn pbgi_lognormal_far_below_the_smallest_cost_uses_the_large_x_fits() {
+    // ln E[c] ≤ -2048 (σ = 1): h(u) = E[c] is solved with x = -u ≥ 63.8 from the fixed point
+    // x = √(2(m + ln p(x))), whose x²p(x) comes from the [32, 64) fit just above m = 2048 and
+    // the asymptotic fit beyond: each against the reference (4 ulp of |u|, μ = 0).
+    for m in [-2049.0, -2060.0, -2100.0, -3000.0, -1e6] {
+        let want = pbgi_reference::pbgi_lognormal(0.0, 1.0, m, 0.0)
+            .unwrap()
+            .value;
+        let got = pbgi_fast::pbgi_lognormal(0.0, 1.0, m, 0.0);
+        assert!(
+            ulps(got, want) <= 4,
+            "pbgi_lognormal(0, 1, {m:e}, 0) = {got:e}, reference {want:e}"
+        );
+    }
+}
