@@ -40,7 +40,7 @@ from botorch.acquisition.analytic import (  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from readme_table import update_readme  # noqa: E402 (bench/ is the script's directory)
+from readme_table import head_commit, update_readme  # noqa: E402 (bench/ is the script's directory)
 
 
 def bo_points(n, seed=20261121):
@@ -123,8 +123,7 @@ def main():
     g_bisect_scale = np.abs(mu) + np.abs(g_torch - mu)
 
     simd_path = ours.pop("simd_path")
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
-                            capture_output=True).stdout.strip() or "?"
+    commit = head_commit()
     lines = [
         f"`bench/compare_fast_vs_botorch.py` at {commit}, "
         f"{time.strftime('%Y-%m-%d', time.gmtime())}: {n} BO-like points (seed 20261121), "

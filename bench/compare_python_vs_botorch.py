@@ -15,7 +15,6 @@ README, between the lines `<!-- compare_python_vs_botorch: begin -->` and `... e
 """
 import argparse
 import os
-import subprocess
 import sys
 import time
 
@@ -29,7 +28,7 @@ try:
 except ImportError as error:
     sys.exit(f"compare_python_vs_botorch.py: cannot import pbgi ({error}); run `bash setup.sh` first")
 
-from readme_table import ROOT, update_readme  # noqa: E402 (bench/ is the script's directory)
+from readme_table import head_commit, update_readme  # noqa: E402 (bench/ is the script's directory)
 from compare_fast_vs_botorch import (  # noqa: E402  (the shared points and peers)
     best_time,
     bo_points,
@@ -77,8 +76,7 @@ def main():
     g = pbgi.fast.pbgi(mu, sigma, cost)
     g_gap = np.max(np.abs(g - torch_bisection100(tm, ts, tc).numpy()) / (np.abs(mu) + np.abs(g - mu)))
 
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
-                            capture_output=True).stdout.strip() or "?"
+    commit = head_commit()
     lines = [
         f"`bench/compare_python_vs_botorch.py` at {commit}, "
         f"{time.strftime('%Y-%m-%d', time.gmtime())}: {n} BO-like points, 1 thread, "

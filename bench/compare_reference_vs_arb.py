@@ -33,7 +33,7 @@ from flint import arb, ctx
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from readme_table import update_readme  # noqa: E402 (bench/ is the script's directory)
+from readme_table import head_commit, update_readme  # noqa: E402 (bench/ is the script's directory)
 N_EI = 40000
 N_PBGI = 2000
 REPEATS = 3
@@ -146,8 +146,7 @@ def main():
         a = best(lambda: [arb_f(*p) for p in pts]) / len(pts)
         o = ours(binary, function, header, pts) / len(pts)
         rows.append(f"| {name} | {a * 1e6:.1f} | {o * 1e6:.2f} | {a / o:.1f} | {target} |")
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
-                            capture_output=True).stdout.strip() or "?"
+    commit = head_commit()
     table = "\n".join([
         f"`bench/compare_reference_vs_arb.py` at {commit}, "
         f"{time.strftime('%Y-%m-%d', time.gmtime())}: {N_EI} EI/LogEI and {N_PBGI} PBGI "

@@ -5,9 +5,16 @@ README's speed tables are always the output of the command it names, never typed
 """
 
 import os
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def head_commit():
+    """The short hash of the checked-out commit (named in each table), or "?" outside git."""
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
+                          capture_output=True).stdout.strip() or "?"
 
 
 def update_readme(name, table):
