@@ -251,3 +251,32 @@ fn pbgi_lognormal_far_below_the_smallest_cost_uses_the_large_x_fits() {
         );
     }
 }
+
+#[test]
+fn ei_far_right_rounds_the_difference_once() {
+    // z = 1000 > 40: EI = (y - μ) + σ·h(-z) with σ·h(-z) < e^{-500000}, so EI is y - μ
+    // correctly rounded. Here y - μ = 1 + 9e-17 rounds to 1 with a low part of 9e-17, more than
+    // half the spacing below 1 (2^-54): 1 - 9e-17 would round to 1 - 2^-53.
+    let (mu, sigma, y) = (-9e-17, 1e-3, 1.0);
+    let want = pbgi_reference::ei(mu, sigma, y).unwrap().value;
+    assert_eq!(want, 1.0);
+    assert_eq!(ei(mu, sigma, y), want);
+}
+
+#[test]
+fn log_ei_below_minus_two_to_the_500_is_one_rounding() {
+    // z ≤ -2^500: LogEI = -a - b - x·xlo + (ln σ - 2·ln x - ln √(2π)) with x²/2 = a + b exact
+    // and x + xlo = -z; everything but -a is summed first (exactly, up to 2^-900 relative), so
+    // the result is the correctly rounded LogEI (measured here). At these points b and x·xlo
+    // each decide the last bit (found by applying the changes by hand: flipping the sign of b,
+    // or dropping b or x·xlo, moves the result by 1 or 2 ulps).
+    for (sigma, y) in [
+        (995.5, -9.592_407e153),
+        (856.5, -3.744_458e155),
+        (578.5, -3.520_625e154),
+        (720.5, -1.135_399e155),
+    ] {
+        let want = pbgi_reference::log_ei(0.0, sigma, y).unwrap().value;
+        assert_eq!(log_ei(0.0, sigma, y), want, "log_ei(0, {sigma:e}, {y:e})");
+    }
+}
