@@ -324,6 +324,12 @@ fn log_eipc_where_ei_is_not_normal_but_ei_over_c_is() {
     assert_log_eipc_near_reference(0.0, 3.3e290, -1.75e292, 2e-310);
     assert_log_eipc_near_reference(0.0, 1e-300, -1e-299, 1e-305);
     assert_log_eipc_near_reference(0.0, 7e-290, -9.1e-289, 3e-320);
+    // σ beyond 1.3e300 (Dekker's split of σ would overflow) and subnormal σ (σ·p·e would
+    // lose its digits): only the moved power of two keeps the kernel exact.
+    assert_log_eipc_near_reference(0.0, 1e305, -5.32e306, 1e-310);
+    assert_log_eipc_near_reference(0.0, 1e-318, -3e-318, 1e-310);
+    // y + μ overflows, y - μ = 0 does not: EI = σ·h(0) is subnormal.
+    assert_log_eipc_near_reference(1e308, 1e-310, 1e308, 1e-300);
     // z ≥ 0 with σ and y - μ subnormal: EI(μ, σ; y) = 2^k·EI(μ/2^k, σ/2^k; y/2^k).
     assert_log_eipc_near_reference(0.0, 1e-320, 1e-320, 1e-310);
     assert_log_eipc_near_reference(3e-321, 2e-321, 5e-321, 3e-315);
