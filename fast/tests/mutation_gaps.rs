@@ -422,6 +422,8 @@ fn log_eipc_inv_and_exp_where_s_squared_overflows() {
     // LogEI = -∞ in f64 (x²/2 just beyond f64::MAX) and s < 2^500: LogEI/4 from the far-left
     // parts; s²/2 ≈ 4.5e300 brings the result back to ≈ -1.7976e308.
     assert_log_eipc_inv_near_reference(0.0, 1.0, -1.896_150_39e154, 0.0, 3e150, far);
+    // The same with x = 0x1.6a09e68p512 (26 bits): x²/8 is exact, its low part 0.
+    assert_log_eipc_inv_near_reference(0.0, 1.0, -1.896_150_389_128_985_2e154, 0.0, 3e150, far);
     // LogEI-exp with s²/2 ≈ 1.8e308 overflowing and m = -1.5e308: ≈ -3e307.
     let want = pbgi_reference::log_eipc_exp(0.0, 1.0, 0.0, -1.5e308, 1.9e154)
         .unwrap()
