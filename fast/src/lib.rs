@@ -38,6 +38,7 @@ mod log_ei_lanes;
 mod log_eipc;
 mod log_ndtr;
 mod pbgi;
+mod pbgi_lanes;
 mod pbgi_start_coeffs;
 mod scaled_h;
 mod schedule;
