@@ -3,6 +3,7 @@
 //! run-time choice, on seeded random inputs over every branch and on edge values, with lengths
 //! that leave every remainder.
 use crate::ei_lanes::{ei_lanes_kernel, ei_x4};
+use crate::gradients_lanes::{ei_grad_lanes_kernel, pbgi_grad_lanes_kernel};
 use crate::lanes::{F64x4, LaneMask, Lanes, LANES};
 use crate::log_ei_lanes::{log_ei_lanes_kernel, log_ei_x4, log_eipc_lanes_kernel, log_eipc_x4};
 use crate::pbgi_lanes::{pbgi_lanes_kernel, pbgi_regimes};
@@ -118,6 +119,19 @@ fn compare<V: Lanes>(path: &str, y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]
         .map(|i| crate::log_eipc(mu[i], sigma[i], y, cost[i]))
         .collect();
     assert_same(path, "log_eipc", &got, &want, args);
+    let (mut d_mu, mut d_sigma) = (vec![0.0; n], vec![0.0; n]);
+    ei_grad_lanes_kernel::<V>(mu, sigma, y, &mut got, &mut d_mu, &mut d_sigma);
+    let want: Vec<_> = (0..n).map(|i| crate::ei_grad(mu[i], sigma[i], y)).collect();
+    let field = |f: fn(&crate::EiGrad) -> f64| want.iter().map(f).collect::<Vec<_>>();
+    assert_same(path, "ei_grad.value", &got, &field(|g| g.value), args);
+    assert_same(path, "ei_grad.d_mu", &d_mu, &field(|g| g.d_mu), args);
+    assert_same(
+        path,
+        "ei_grad.d_sigma",
+        &d_sigma,
+        &field(|g| g.d_sigma),
+        args,
+    );
     compare_pbgi::<V>(path, mu, sigma, cost);
 }
 
@@ -141,6 +155,27 @@ fn compare_pbgi<V: Lanes>(path: &str, mu: &[f64], sigma: &[f64], cost: &[f64]) {
         .map(|i| crate::pbgi(mu[i], sigma[i], cost[i]))
         .collect();
     assert_same(path, "pbgi", &got, &want, args);
+    let (mut d_sigma, mut d_cost) = (vec![0.0; n], vec![0.0; n]);
+    pbgi_grad_lanes_kernel::<V>(mu, sigma, cost, &mut got, &mut d_sigma, &mut d_cost);
+    let want: Vec<_> = (0..n)
+        .map(|i| crate::pbgi_grad(mu[i], sigma[i], cost[i]))
+        .collect();
+    let field = |f: fn(&crate::PbgiGrad) -> f64| want.iter().map(f).collect::<Vec<_>>();
+    assert_same(path, "pbgi_grad.value", &got, &field(|g| g.value), args);
+    assert_same(
+        path,
+        "pbgi_grad.d_sigma",
+        &d_sigma,
+        &field(|g| g.d_sigma),
+        args,
+    );
+    assert_same(
+        path,
+        "pbgi_grad.d_cost",
+        &d_cost,
+        &field(|g| g.d_cost),
+        args,
+    );
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -288,6 +323,31 @@ fn the_public_slices_equal_the_scalar_functions() {
         .map(|i| crate::pbgi(mu[i], sigma[i], cost[i]))
         .collect();
     assert_same(crate::simd_path(), "pbgi_slice", &out, &want, args);
+    let (mut d1, mut d2) = (vec![0.0; mu.len()], vec![0.0; mu.len()]);
+    crate::pbgi_grad_slice(&mu, &sigma, &cost, &mut out, &mut d1, &mut d2).unwrap();
+    for i in 0..mu.len() {
+        let g = crate::pbgi_grad(mu[i], sigma[i], cost[i]);
+        let got = [out[i], d1[i], d2[i]];
+        assert_same(
+            crate::simd_path(),
+            "pbgi_grad_slice",
+            &got,
+            &[g.value, g.d_sigma, g.d_cost],
+            |_| format!("index {i}"),
+        );
+    }
+    crate::ei_grad_slice(&mu, &sigma, y, &mut out, &mut d1, &mut d2).unwrap();
+    for i in 0..mu.len() {
+        let g = crate::ei_grad(mu[i], sigma[i], y);
+        let got = [out[i], d1[i], d2[i]];
+        assert_same(
+            crate::simd_path(),
+            "ei_grad_slice",
+            &got,
+            &[g.value, g.d_mu, g.d_sigma],
+            |_| format!("index {i}"),
+        );
+    }
 }
 
 /// The comparisons above are not vacuous: on BO-like points (μ ~ N(0, 1), σ log-uniform in

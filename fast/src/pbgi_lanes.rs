@@ -156,20 +156,30 @@ fn solve_lower<V: Lanes>(r_hi: V, r_lo: V) -> V {
     -(x + halley_step(f, d1, d2))
 }
 
-/// `out[i] = pbgi(mu[i], sigma[i], cost[i])` for one chunk (length a multiple of [`LANES`],
-/// at most [`CHUNK`]).
+/// `r_hi = c/σ` and `u` (`h(u) = c/σ`, or `u = r_hi` where `r_hi ≥ 40`) for the points of
+/// one chunk, as `solve` computes them (meaningful where [`index_x4`] reports them solved).
+pub(crate) struct SolvedChunk {
+    r_hi: [f64; CHUNK],
+    u: [f64; CHUNK],
+}
+
+/// Passes 1 and 2 for one chunk (`sigma`, `cost` of equal length, a multiple of [`LANES`], at
+/// most [`CHUNK`]).
 #[inline(always)]
-fn pbgi_chunk<V: Lanes>(mu: &[f64], sigma: &[f64], cost: &[f64], out: &mut [f64]) {
-    let n = out.len();
-    let mut r_hi = [0.0; CHUNK];
+pub(crate) fn solve_chunk<V: Lanes>(sigma: &[f64], cost: &[f64]) -> SolvedChunk {
+    let n = sigma.len();
+    let mut out = SolvedChunk {
+        r_hi: [0.0; CHUNK],
+        u: [0.0; CHUNK],
+    };
     let mut r_lo = [0.0; CHUNK];
-    let mut u = [0.0; CHUNK];
     // Per regime, the indices of its points (and room to pad the last group of four).
     let mut lists = [[0u8; CHUNK + LANES]; 3];
     let mut counts = [0usize; 3];
     for i in (0..n).step_by(LANES) {
         let (hi, lo, regime) = ratio(V::load(sigma, i), V::load(cost, i));
-        r_hi[i..i + LANES].copy_from_slice(&hi.to_array());
+        out.r_hi[i..i + LANES].copy_from_slice(&hi.to_array());
+        out.u[i..i + LANES].copy_from_slice(&hi.to_array());
         r_lo[i..i + LANES].copy_from_slice(&lo.to_array());
         for (l, g) in regime.iter().enumerate() {
             if let Some(g) = *g {
@@ -187,7 +197,7 @@ fn pbgi_chunk<V: Lanes>(mu: &[f64], sigma: &[f64], cost: &[f64], out: &mut [f64]
         list[count..count + LANES].fill(last);
         for k in (0..count).step_by(LANES) {
             let idx: [usize; LANES] = core::array::from_fn(|l| list[k + l] as usize % CHUNK);
-            let hi = V::from_array(idx.map(|j| r_hi[j]));
+            let hi = V::from_array(idx.map(|j| out.r_hi[j]));
             let lo = V::from_array(idx.map(|j| r_lo[j]));
             let v = match g {
                 LOWER => solve_lower(hi, lo),
@@ -196,27 +206,70 @@ fn pbgi_chunk<V: Lanes>(mu: &[f64], sigma: &[f64], cost: &[f64], out: &mut [f64]
             }
             .to_array();
             for l in 0..LANES {
-                u[idx[l]] = v[l];
+                out.u[idx[l]] = v[l];
             }
         }
     }
-    for_each_x4(
-        out,
-        #[inline(always)]
-        |i| {
-            let (m, s, c) = (V::load(mu, i), V::load(sigma, i), V::load(cost, i));
-            let r = V::load(&r_hi, i);
-            let beyond = r.ge(40.0);
-            // solve's offset: `c + c_lo` (c_lo = 0) for r ≥ 40, else σ·u; add_offset's sum.
-            let g = m + V::select(beyond, c + 0.0, s * V::load(&u, i));
-            let solved = s.ge(SIGMA_SAFE_MIN)
-                & s.le(SIGMA_SAFE_MAX)
-                & r.ge(f64::MIN_POSITIVE)
-                & (beyond | r.lt(40.0));
-            (g, solved & g.abs().le(f64::MAX))
-        },
-        |i| crate::pbgi(mu[i], sigma[i], cost[i]),
-    );
+    out
+}
+
+/// Pass 3 at `i..i + 4` of a chunk: `(g, u, solved)`, `g = μ + σ·u` (`μ + c` where
+/// `r ≥ 40`, `solve`'s offset `c + c_lo` with `c_lo = 0`) as `add_offset` when it is finite;
+/// `solved` marks the lanes where `g` and `u` are those of `pbgi` and `standardized_index`.
+#[inline(always)]
+pub(crate) fn index_x4<V: Lanes>(
+    mu: &[f64],
+    sigma: &[f64],
+    cost: &[f64],
+    solved: &SolvedChunk,
+    i: usize,
+) -> (V, V, V::Mask) {
+    let (m, s, c) = (V::load(mu, i), V::load(sigma, i), V::load(cost, i));
+    let (r, u) = (V::load(&solved.r_hi, i), V::load(&solved.u, i));
+    let beyond = r.ge(40.0);
+    let g = m + V::select(beyond, c + 0.0, s * u);
+    let ok = s.ge(SIGMA_SAFE_MIN)
+        & s.le(SIGMA_SAFE_MAX)
+        & r.ge(f64::MIN_POSITIVE)
+        & (beyond | r.lt(40.0));
+    (g, u, ok & g.abs().le(f64::MAX))
+}
+
+/// The chunks `start..end` covering `0..n - n % 4` (the last `n % 4` points are left to the
+/// scalar code).
+#[inline(always)]
+pub(crate) fn chunks(n: usize) -> impl Iterator<Item = (usize, usize)> {
+    let whole = n - n % LANES;
+    (0..whole)
+        .step_by(CHUNK)
+        .map(move |a| (a, (a + CHUNK).min(whole)))
+}
+
+/// `out[i] = pbgi(mu[i], sigma[i], cost[i])` (equal lengths, checked by the caller).
+#[inline(always)]
+pub(crate) fn pbgi_lanes_kernel<V: Lanes>(
+    mu: &[f64],
+    sigma: &[f64],
+    cost: &[f64],
+    out: &mut [f64],
+) {
+    let n = out.len();
+    for (a, b) in chunks(n) {
+        let (mu, sigma, cost) = (&mu[a..b], &sigma[a..b], &cost[a..b]);
+        let solved = solve_chunk::<V>(sigma, cost);
+        for_each_x4(
+            &mut out[a..b],
+            #[inline(always)]
+            |i| {
+                let (g, _, ok) = index_x4::<V>(mu, sigma, cost, &solved, i);
+                (g, ok)
+            },
+            |i| crate::pbgi(mu[i], sigma[i], cost[i]),
+        );
+    }
+    for j in n - n % LANES..n {
+        out[j] = crate::pbgi(mu[j], sigma[j], cost[j]);
+    }
 }
 
 /// How many points of a slice (a multiple of [`LANES`] long) fall in each regime (the last
@@ -230,32 +283,6 @@ pub(crate) fn pbgi_regimes<V: Lanes>(sigma: &[f64], cost: &[f64]) -> [usize; 4] 
         }
     }
     counts
-}
-
-/// `out[i] = pbgi(mu[i], sigma[i], cost[i])` (equal lengths, checked by the caller).
-#[inline(always)]
-pub(crate) fn pbgi_lanes_kernel<V: Lanes>(
-    mu: &[f64],
-    sigma: &[f64],
-    cost: &[f64],
-    out: &mut [f64],
-) {
-    let n = out.len();
-    let whole = n - n % LANES;
-    let mut start = 0;
-    while start < whole {
-        let end = (start + CHUNK).min(whole);
-        pbgi_chunk::<V>(
-            &mu[start..end],
-            &sigma[start..end],
-            &cost[start..end],
-            &mut out[start..end],
-        );
-        start = end;
-    }
-    for j in whole..n {
-        out[j] = crate::pbgi(mu[j], sigma[j], cost[j]);
-    }
 }
 
 lanes_entry! {
