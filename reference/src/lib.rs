@@ -48,6 +48,7 @@
 pub use rug::Float;
 
 mod certify;
+mod decimal_digits;
 mod ei;
 mod gaussian;
 mod gradients;
@@ -58,6 +59,7 @@ mod log_ei;
 mod log_eipc;
 mod log_ndtr;
 mod pbgi;
+mod short_float;
 mod stopping;
 pub mod work;
 
