@@ -149,7 +149,11 @@ impl Interval {
     /// definition of rounding down), and `e^δ ≤ 1 + 2δ` on `[0, 1]` (convexity, `e < 3`).
     /// Wider intervals take two exponentials (proof note §2).
     pub fn exp(&self, p: u32) -> Interval {
-        let (lo, dir) = Float::with_val_round(p, self.lo.exp_ref(), Round::Down);
+        // MPFR's RD_p(exp(lo)), by fixed-point arithmetic where that settles it (`fixed_exp.rs`).
+        let (lo, dir) = match crate::fixed_exp::exp_down(&self.lo, p) {
+            Some(lo) => (lo, Ordering::Less),
+            None => Float::with_val_round(p, self.lo.exp_ref(), Round::Down),
+        };
         let delta = up(64, &self.hi - &self.lo);
         if !(delta.is_finite() && delta <= 1) {
             return Interval {

@@ -50,6 +50,7 @@ pub use rug::Float;
 mod certify;
 mod decimal_digits;
 mod ei;
+mod fixed_exp;
 mod gaussian;
 mod gradients;
 mod h;
