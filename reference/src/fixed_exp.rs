@@ -30,13 +30,14 @@ use rug::Float;
 use std::sync::OnceLock;
 
 /// Fraction bits of the fixed-point numbers.
-const F: u32 = 188;
+pub(crate) const F: u32 = 188;
 /// Terms of the series beyond the constant one.
 const TERMS: usize = 20;
 /// Largest `⌊a⌋` handled.
 const MAX_INT: usize = 16;
 
-type U192 = [u64; 3];
+/// A fixed-point number `N·2^-F`, least significant limb first (shared with `fixed_ln.rs`).
+pub(crate) type U192 = [u64; 3];
 
 /// Enclosures `[lo, hi]` (in units `2^-F`) of the table constants.
 struct Tables {
@@ -49,7 +50,7 @@ struct Tables {
 }
 
 /// `⌊y·2^F⌋` from below and `⌈y·2^F⌉` from above, `y` given at 400 bits rounded both ways.
-fn enclose(lo: &Float, hi: &Float) -> Option<(U192, U192)> {
+pub(crate) fn enclose(lo: &Float, hi: &Float) -> Option<(U192, U192)> {
     let to_limbs = |x: &Float, round_up: bool| -> Option<U192> {
         let scaled = Float::with_val(400, x << F);
         let (int, _) = if round_up {
@@ -107,7 +108,7 @@ fn tables() -> Option<&'static Tables> {
 }
 
 /// `⌊x·y/2^F⌋` (`round_up`: `⌈·⌉`), if below `2^192`.
-fn mul(x: &U192, y: &U192, round_up: bool) -> Option<U192> {
+pub(crate) fn mul(x: &U192, y: &U192, round_up: bool) -> Option<U192> {
     let mut prod = [0u64; 6];
     for i in 0..3 {
         let mut carry = 0u128;

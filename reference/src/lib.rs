@@ -51,6 +51,7 @@ mod certify;
 mod decimal_digits;
 mod ei;
 mod fixed_exp;
+mod fixed_ln;
 mod gaussian;
 mod gradients;
 mod h;
