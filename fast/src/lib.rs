@@ -12,9 +12,10 @@
 //! `-C target-feature=+fma` (or `-C target-cpu=native` on a CPU with FMA) switches them to
 //! hardware FMA, which is faster and gives the same results.
 //!
-//! [`ei_slice`], [`log_ei_slice`] and [`log_eipc_slice`] compute four points at a time, with
-//! AVX2 and FMA when the CPU has them (chosen at run time, [`simd_path`]) and the baseline
-//! instruction set otherwise; on every path they return the bits of the scalar functions.
+//! [`ei_slice`], [`log_ei_slice`], [`log_eipc_slice`], [`pbgi_slice`], [`ei_grad_slice`] and
+//! [`pbgi_grad_slice`] compute four points at a time, with AVX2 and FMA when the CPU has them
+//! (chosen at run time, [`simd_path`]) and the baseline instruction set otherwise; on every
+//! path they return the bits of the scalar functions.
 // `unsafe` only to call the AVX2+FMA compilation of a kernel after checking that the CPU has
 // them (`lanes::lanes_entry`), and for the AVX intrinsics of the lane type that compilation
 // uses (`lanes::Avx4`).
@@ -29,6 +30,7 @@ mod ei;
 mod ei_lanes;
 mod exp_reduced;
 mod gradients;
+mod gradients_lanes;
 mod h;
 mod lanes;
 #[cfg(test)]
@@ -38,6 +40,7 @@ mod log_ei_lanes;
 mod log_eipc;
 mod log_ndtr;
 mod pbgi;
+mod pbgi_lanes;
 mod pbgi_start_coeffs;
 mod scaled_h;
 mod schedule;

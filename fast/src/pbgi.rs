@@ -8,9 +8,9 @@ use crate::tail::{p_tail, p_tail_sq, x2p_large};
 use crate::SliceLengthError;
 
 /// Table boundaries: `R_BREAKS[0] = h(-1)`, `R_BREAKS[4] = h(0.5)`, `R_BREAKS[7] = 4.5`.
-const R_LOWER: f64 = R_BREAKS[0];
-const R_UPPER: f64 = R_BREAKS[4];
-const R_TABLE_END: f64 = R_BREAKS[7];
+pub(crate) const R_LOWER: f64 = R_BREAKS[0];
+pub(crate) const R_UPPER: f64 = R_BREAKS[4];
+pub(crate) const R_TABLE_END: f64 = R_BREAKS[7];
 
 /// The PBGI index `g` with `EI(μ, σ; g) = c`.
 ///
@@ -98,8 +98,8 @@ fn solve(sigma: f64, c_hi: f64, c_lo: f64, ln_cost: impl Fn() -> f64) -> (f64, f
 }
 
 /// σ range where Dekker's product `r·σ` in [`remainder`] is exact (`r < 40`).
-const SIGMA_SAFE_MIN: f64 = 1e-280;
-const SIGMA_SAFE_MAX: f64 = 1e280;
+pub(crate) const SIGMA_SAFE_MIN: f64 = 1e-280;
+pub(crate) const SIGMA_SAFE_MAX: f64 = 1e280;
 
 /// `r_lo = (c - r_hi·σ)/σ` with `c = c_hi + c_lo`: exact remainder (Sterbenz for `c - p`),
 /// lost only if `r_hi·σ` underflows (`r < 1e-10` there: `ln r` needs no low part).
@@ -186,7 +186,7 @@ fn solve_upper(r_hi: f64, r_lo: f64) -> f64 {
 /// Taylor coefficients of `P(w)`, `h(u) = φ0 + u/2 + φ0·u²·P(u²)`:
 /// `(-1)^k / (2^k k! (2k+1)(2k+2))` (integrate `φ(u) = φ0 Σ (-u²/2)^k/k!` twice).
 /// Truncation at k = 15 for `|u| ≤ 1`: < 2.4e-20 relative.
-const P_SERIES: [f64; 16] = [
+pub(crate) const P_SERIES: [f64; 16] = [
     0.5,
     -0.041666666666666664,
     0.004166666666666667,
@@ -207,7 +207,7 @@ const P_SERIES: [f64; 16] = [
 
 /// Taylor coefficients of `S(w)`, `Φ(u) = 1/2 + φ0·u·S(u²)`: `(-1)^k / (2^k k! (2k+1))`,
 /// truncated where the derivative is good to 1e-13 (it only scales the Halley step).
-const S_SERIES: [f64; 12] = [
+pub(crate) const S_SERIES: [f64; 12] = [
     1.0,
     -0.16666666666666666,
     0.025,
@@ -299,7 +299,15 @@ fn solve_lower_far(m: f64) -> f64 {
     x
 }
 
-/// [`pbgi`] over slices: `out[i] = pbgi(mu[i], sigma[i], cost[i])`. No allocation.
+/// [`pbgi`] over slices: `out[i] = pbgi(mu[i], sigma[i], cost[i])`, bit for bit. No allocation.
+///
+/// Four points at a time: with AVX2 and FMA when the CPU has them (chosen at run time, see
+/// [`crate::simd_path`]), else with the baseline instruction set. The points are grouped by the
+/// solver's regime (`c/σ` below `h(-1)`, up to `h(0.5)`, up to 40) within chunks of 128, so
+/// that four lanes run one root finder; rare inputs (`σ` outside `[1e-280, 1e280]`,
+/// `c/σ < 2^-1022`, invalid input, `g` not finite) fall back to [`pbgi`] point by point. Every
+/// path gives the bits of [`pbgi`] (`fast/src/pbgi_lanes.rs`, tested in
+/// `fast/src/lanes_tests.rs` on both compilations).
 ///
 /// # Errors
 /// [`SliceLengthError`] (and `out` untouched) unless all slices have equal lengths.
@@ -315,9 +323,7 @@ pub fn pbgi_slice(
         ("cost", cost.len()),
         ("out", out.len()),
     ])?;
-    for (((o, &m), &s), &c) in out.iter_mut().zip(mu).zip(sigma).zip(cost) {
-        *o = pbgi(m, s, c);
-    }
+    crate::pbgi_lanes::pbgi_lanes(mu, sigma, cost, out);
     Ok(())
 }
 
