@@ -161,14 +161,14 @@ fn taylor_sum_with(x: &Interval, wp: u32, short_loop: bool) -> Interval {
         })
         .flatten();
     'chunks: loop {
-        let done = with_odd_reciprocals(terms, wp, |reciprocals| {
+        let done = with_odd_reciprocals(terms, wp, |reciprocals, short_reciprocals| {
             if let Some((s_short, t_short, w)) = short.as_mut() {
                 let run = taylor_terms_short(
                     s_short,
                     t_short,
                     *w,
                     &mut n,
-                    reciprocals,
+                    short_reciprocals,
                     ratio_small_from,
                     wp,
                 );
@@ -240,13 +240,13 @@ fn taylor_sum_with(x: &Interval, wp: u32, short_loop: bool) -> Interval {
 /// The loop of [`taylor_sum`] on [`Short`] floats (`wp ≤ 128`): the same stopping test and the
 /// same three operations rounded toward −∞ (`s += t`, `t ·= x.lo²`, `t ·= RD(1/(2n+3))`), which
 /// [`Short`] computes exactly as MPFR does. Returns whether the sum is complete (else the
-/// reciprocals ran out), or `None` if a reciprocal is not a [`Short`] (never).
+/// reciprocals ran out), or `None` if a reciprocal is not a [`Short`] (never for `wp ≤ 128`).
 fn taylor_terms_short(
     s: &mut Short,
     t: &mut Short,
     w: Short,
     n: &mut u32,
-    reciprocals: &[Float],
+    reciprocals: &[Option<Short>],
     ratio_small_from: f64,
     wp: u32,
 ) -> Option<bool> {
@@ -258,7 +258,7 @@ fn taylor_terms_short(
                 _ => {}
             }
         }
-        let r = Short::from_float(&reciprocals[*n as usize])?;
+        let r = reciprocals[*n as usize]?;
         *s = s.add_down(*t, wp);
         *t = t.mul_down(w, wp).mul_down(r, wp);
         *n += 1;
@@ -268,31 +268,52 @@ fn taylor_terms_short(
 
 thread_local! {
     /// `RD(1/(2n+3))` for `n = 0, 1, …`, per working precision (a few precisions recur).
-    static ODD_RECIPROCALS: std::cell::RefCell<Vec<(u32, Vec<Float>)>> =
+    static ODD_RECIPROCALS: std::cell::RefCell<Vec<OddReciprocals>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Runs `f` with the table `RD_wp(1/(2n+3))`, `n < terms` (computed once per thread and
-/// precision; at most 16 precisions are kept).
-fn with_odd_reciprocals<T>(terms: usize, wp: u32, f: impl FnOnce(&[Float]) -> T) -> T {
+/// The cached reciprocals of one working precision, as MPFR floats and (for `wp ≤ 128`) the
+/// same numbers as [`Short`] floats, read once.
+struct OddReciprocals {
+    wp: u32,
+    floats: Vec<Float>,
+    shorts: Vec<Option<Short>>,
+}
+
+/// Runs `f` with the table `RD_wp(1/(2n+3))`, `n < terms`, as MPFR floats and as [`Short`]
+/// floats (`None` above 128 bits) (computed once per thread and precision; at most 16
+/// precisions are kept).
+fn with_odd_reciprocals<T>(
+    terms: usize,
+    wp: u32,
+    f: impl FnOnce(&[Float], &[Option<Short>]) -> T,
+) -> T {
     ODD_RECIPROCALS.with(|cache| {
         let mut cache = cache.borrow_mut();
-        let at = match cache.iter().position(|(p, _)| *p == wp) {
+        let at = match cache.iter().position(|table| table.wp == wp) {
             Some(at) => at,
             None => {
                 if cache.len() >= 16 {
                     cache.remove(0);
                 }
-                cache.push((wp, Vec::new()));
+                cache.push(OddReciprocals {
+                    wp,
+                    floats: Vec::new(),
+                    shorts: Vec::new(),
+                });
                 cache.len() - 1
             }
         };
-        let table = &mut cache[at].1;
-        while table.len() < terms {
-            let odd = 2 * table.len() as u32 + 3;
-            table.push(down(wp, Float::with_val(wp, 1) / odd));
+        let table = &mut cache[at];
+        while table.floats.len() < terms {
+            let odd = 2 * table.floats.len() as u32 + 3;
+            let r = down(wp, Float::with_val(wp, 1) / odd);
+            table
+                .shorts
+                .push((wp <= 128).then(|| Short::from_float(&r)).flatten());
+            table.floats.push(r);
         }
-        f(&table[..terms])
+        f(&table.floats[..terms], &table.shorts[..terms])
     })
 }
 

@@ -50,6 +50,8 @@ pub use rug::Float;
 mod certify;
 mod decimal_digits;
 mod ei;
+mod fixed_exp;
+mod fixed_ln;
 mod gaussian;
 mod gradients;
 mod h;

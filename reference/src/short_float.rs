@@ -58,6 +58,19 @@ impl Short {
         (self.m != 0).then_some(self.e)
     }
 
+    /// The positive number `m·2^(e-128)`, if `m ≥ 2^127` (normalized).
+    pub fn from_parts(m: u128, e: i64) -> Option<Short> {
+        (m & TOP != 0).then_some(Short { m, e })
+    }
+
+    /// `RD_p(self)`: the mantissa truncated to `p` bits (`1 ≤ p ≤ 128`).
+    pub fn truncate(self, p: u32) -> Short {
+        Short {
+            m: self.m & mask(p),
+            e: self.e,
+        }
+    }
+
     /// `(m, e)`: the number is `m·2^(e-128)`.
     pub fn parts(self) -> (u128, i64) {
         (self.m, self.e)
