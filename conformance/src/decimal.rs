@@ -12,12 +12,12 @@ pub const DIGITS: usize = 40;
 /// The enclosure's lower bound with `digits` significant digits, rounded toward `-inf`, trailing
 /// zeros dropped (`2`, not `2.000…`); `inf`, `-inf`, `0` as such.
 pub fn lower(certified: &Certified, digits: usize) -> String {
-    trim_zeros(&certified.lower_decimal(digits))
+    trim_zeros(certified.lower_decimal(digits))
 }
 
 /// The enclosure's upper bound with `digits` significant digits, rounded toward `+inf`.
 pub fn upper(certified: &Certified, digits: usize) -> String {
-    trim_zeros(&certified.upper_decimal(digits))
+    trim_zeros(certified.upper_decimal(digits))
 }
 
 /// The exact value rounded to nearest (ties away from zero) at `digits` significant digits, when
@@ -29,21 +29,27 @@ pub fn settled_nearest(certified: &Certified, digits: usize) -> Option<String> {
     (low == high).then_some(low)
 }
 
-/// Drops trailing zeros of the digits of a decimal string (and a trailing `.`).
-fn trim_zeros(text: &str) -> String {
-    let (mantissa, exponent) = match text.find(['e', 'E']) {
-        Some(at) => text.split_at(at),
-        None => (text, ""),
-    };
-    let mantissa = if mantissa.contains('.') {
-        mantissa.trim_end_matches('0').trim_end_matches('.')
-    } else {
-        mantissa
-    };
-    let mut out = String::with_capacity(mantissa.len() + exponent.len());
-    out.push_str(mantissa);
-    out.push_str(exponent);
-    out
+/// Drops trailing zeros of the digits of a decimal string (and a trailing `.`), in place (this
+/// runs twice per row of `pbgi eval`: no second string, byte scans only).
+fn trim_zeros(mut text: String) -> String {
+    let bytes = text.as_bytes();
+    let exponent_at = bytes
+        .iter()
+        .position(|&b| b == b'e' || b == b'E')
+        .unwrap_or(bytes.len());
+    if !bytes[..exponent_at].contains(&b'.') {
+        return text;
+    }
+    let mut end = exponent_at;
+    while end > 0 && bytes[end - 1] == b'0' {
+        end -= 1;
+    }
+    if end > 0 && bytes[end - 1] == b'.' {
+        end -= 1;
+    }
+    // Only ASCII bytes ('0' and '.') are removed, so `end` is a character boundary.
+    text.replace_range(end..exponent_at, "");
+    text
 }
 
 /// Rounds the decimal `text` (`[-]digits[.digits][e[-]exponent]`, or `inf`/`-inf`/`0`) to nearest
@@ -139,9 +145,64 @@ mod tests {
 
     #[test]
     fn trailing_zeros_are_dropped() {
-        assert_eq!(trim_zeros("2.000000"), "2");
-        assert_eq!(trim_zeros("2.500e-1"), "2.5e-1");
-        assert_eq!(trim_zeros("1500"), "1500");
+        assert_eq!(trim_zeros("2.000000".into()), "2");
+        assert_eq!(trim_zeros("2.500e-1".into()), "2.5e-1");
+        assert_eq!(trim_zeros("1500".into()), "1500");
+    }
+
+    /// The in-place trimming gives the same strings as trimming the mantissa with
+    /// `trim_end_matches('0')` then `trim_end_matches('.')` and re-attaching the exponent, on
+    /// every shape `decimal::lower`/`upper` meet (and a few they do not).
+    #[test]
+    fn trimming_in_place_matches_trimming_by_patterns() {
+        fn by_patterns(text: &str) -> String {
+            let (mantissa, exponent) = match text.find(['e', 'E']) {
+                Some(at) => text.split_at(at),
+                None => (text, ""),
+            };
+            let mantissa = if mantissa.contains('.') {
+                mantissa.trim_end_matches('0').trim_end_matches('.')
+            } else {
+                mantissa
+            };
+            format!("{mantissa}{exponent}")
+        }
+        let mut cases: Vec<String> = [
+            "inf",
+            "-inf",
+            "0",
+            "",
+            ".",
+            "0.",
+            "0.0",
+            "-0.000e5",
+            "100",
+            "100.",
+            "1.0e0",
+            "9.990000000000000000000000000000000000000e-2171472420",
+            "1E10",
+            "1.50E-3",
+            "-3.000000000000000000000000000000000000001e-1",
+            "5.e3",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for digits in ["1", "10", "1000", "12345", "100200300", "9999"] {
+            for zeros in 0..4 {
+                for exponent in ["", "e0", "e-12", "e345"] {
+                    for sign in ["", "-"] {
+                        let (head, tail) = digits.split_at(1);
+                        let z = "0".repeat(zeros);
+                        cases.push(format!("{sign}{head}.{tail}{z}{exponent}"));
+                        cases.push(format!("{sign}{digits}{z}{exponent}"));
+                    }
+                }
+            }
+        }
+        for case in cases {
+            assert_eq!(trim_zeros(case.clone()), by_patterns(&case), "{case:?}");
+        }
     }
 
     #[test]

@@ -7,7 +7,9 @@
 //! - `central`: `μ = 0`, `σ = 1`, `z` uniform in `[-6, 6]`, cost log-uniform in `[1e-4, 1]`;
 //! - `far_tail`: `μ = 0`, `σ = 1`, `z` uniform in `[-37, -6]` (EI tiny but representable).
 //!
-//! `libm_erfc` evaluates `erfc(-z/√2)` on the same points (the core of a plain EI).
+//! `libm_erfc` evaluates `erfc(-z/√2)` on the same points (the core of a plain EI). `pbgi`,
+//! `ei_grad`, … are loops of the scalar functions; `*_slice` the slice forms on the same points
+//! (their ratio in one run is the gain of the lanes).
 //! Run: `cargo bench -p pbgi-fast -- --warm-up-time 1 --measurement-time 3`.
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use rand::{Rng, SeedableRng};
@@ -77,12 +79,70 @@ fn bench_set(c: &mut Criterion, name: &str, with_pbgi: bool) {
                 .sum::<f64>()
         })
     });
+    let (mut v, mut d1, mut d2) = (vec![0.0; N], vec![0.0; N], vec![0.0; N]);
+    g.bench_function("ei_grad", |b| {
+        b.iter(|| {
+            (0..N)
+                .map(|i| pbgi_fast::ei_grad(black_box(m.mu[i]), m.sigma[i], m.y).d_mu)
+                .sum::<f64>()
+        })
+    });
+    g.bench_function("ei_grad_slice", |b| {
+        b.iter(|| {
+            pbgi_fast::ei_grad_slice(black_box(&m.mu), &m.sigma, m.y, &mut v, &mut d1, &mut d2)
+                .unwrap();
+            d2[N - 1]
+        })
+    });
+    g.bench_function("log_ei_grad", |b| {
+        b.iter(|| {
+            (0..N)
+                .map(|i| pbgi_fast::log_ei_grad(black_box(m.mu[i]), m.sigma[i], m.y).d_mu)
+                .sum::<f64>()
+        })
+    });
+    g.bench_function("log_ei_grad_slice", |b| {
+        b.iter(|| {
+            pbgi_fast::log_ei_grad_slice(black_box(&m.mu), &m.sigma, m.y, &mut v, &mut d1, &mut d2)
+                .unwrap();
+            d2[N - 1]
+        })
+    });
     if with_pbgi {
         g.bench_function("pbgi", |b| {
             b.iter(|| {
                 (0..N)
                     .map(|i| pbgi_fast::pbgi(black_box(m.mu[i]), m.sigma[i], m.cost[i]))
                     .sum::<f64>()
+            })
+        });
+        let mut out = vec![0.0; N];
+        g.bench_function("pbgi_slice", |b| {
+            b.iter(|| {
+                pbgi_fast::pbgi_slice(black_box(&m.mu), &m.sigma, &m.cost, &mut out).unwrap();
+                out[N - 1]
+            })
+        });
+        g.bench_function("pbgi_grad", |b| {
+            b.iter(|| {
+                (0..N)
+                    .map(|i| pbgi_fast::pbgi_grad(black_box(m.mu[i]), m.sigma[i], m.cost[i]).d_cost)
+                    .sum::<f64>()
+            })
+        });
+        let (mut d1, mut d2) = (vec![0.0; N], vec![0.0; N]);
+        g.bench_function("pbgi_grad_slice", |b| {
+            b.iter(|| {
+                pbgi_fast::pbgi_grad_slice(
+                    black_box(&m.mu),
+                    &m.sigma,
+                    &m.cost,
+                    &mut out,
+                    &mut d1,
+                    &mut d2,
+                )
+                .unwrap();
+                d2[N - 1]
             })
         });
         g.bench_function("pbgi_bisection100", |b| {

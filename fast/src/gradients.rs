@@ -5,6 +5,7 @@
 //! are formed from the tail ratio `p` where the plain formulas would underflow or cancel:
 //! for `x = -z > 1`, `Φ(-x)/h(-x) = (φ0 - p(x))/(x·p(x))` and `φ(x)/h(-x) = φ0/p(x)`.
 use crate::consts::FRAC_1_SQRT_2PI;
+use crate::dd::fma_dispatch;
 use crate::ei::ei;
 use crate::log_ei::log_ei;
 use crate::pbgi::{pbgi, standardized_index};
@@ -92,7 +93,14 @@ fn ratios_over_h(z: f64) -> (f64, f64) {
 /// the closed forms in MPFR over the edges of f64 in `conformance/tests/fast_domain_edges.rs`.
 /// That bound in ULPs per region of `z`, and the measured maximum per region (also of
 /// [`ei_grad_slice`]): the one tolerance table, `conformance/src/tolerances.rs`.
+#[inline]
 pub fn ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
+    fma_dispatch!(ei_grad_body(mu: f64, sigma: f64, y: f64) -> EiGrad)
+}
+
+/// [`ei_grad`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn ei_grad_body(mu: f64, sigma: f64, y: f64) -> EiGrad {
     let value = ei(mu, sigma, y);
     if value.is_nan() {
         return EiGrad {
@@ -158,7 +166,14 @@ pub fn ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
 /// f64 in `conformance/tests/fast_domain_edges.rs`). That bound in ULPs per region of `z`, and
 /// the measured maximum per region (also of [`log_ei_grad_slice`]): the one tolerance table,
 /// `conformance/src/tolerances.rs`.
+#[inline]
 pub fn log_ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
+    fma_dispatch!(log_ei_grad_body(mu: f64, sigma: f64, y: f64) -> EiGrad)
+}
+
+/// [`log_ei_grad`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn log_ei_grad_body(mu: f64, sigma: f64, y: f64) -> EiGrad {
     let value = log_ei(mu, sigma, y);
     let infinite = y.is_infinite() || mu.is_infinite();
     if value.is_nan() || sigma == f64::INFINITY || infinite {
@@ -237,7 +252,14 @@ fn minus_inverse(mu: f64, y: f64) -> f64 {
 /// `conformance/tests/fast_domain_edges.rs`. That bound in ULPs per region of `u`, and the
 /// measured maximum per region (also of [`pbgi_grad_slice`]): the one tolerance table,
 /// `conformance/src/tolerances.rs`.
+#[inline]
 pub fn pbgi_grad(mu: f64, sigma: f64, cost: f64) -> PbgiGrad {
+    fma_dispatch!(pbgi_grad_body(mu: f64, sigma: f64, cost: f64) -> PbgiGrad)
+}
+
+/// [`pbgi_grad`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn pbgi_grad_body(mu: f64, sigma: f64, cost: f64) -> PbgiGrad {
     let value = pbgi(mu, sigma, cost);
     if value.is_nan() || !sigma.is_finite() || !cost.is_finite() || !mu.is_finite() {
         return PbgiGrad {
@@ -279,7 +301,14 @@ pub fn pbgi_grad(mu: f64, sigma: f64, cost: f64) -> PbgiGrad {
 }
 
 /// [`ei_grad`] over slices, structure of arrays: `value[i]`, `d_mu[i]`, `d_sigma[i]` of
-/// `ei_grad(mu[i], sigma[i], y)`. No allocation.
+/// `ei_grad(mu[i], sigma[i], y)`, bit for bit. No allocation.
+///
+/// Four points at a time (AVX2 and FMA when the CPU has them, chosen at run time, see
+/// [`crate::simd_path`]; else the baseline instruction set): the value by the lanes of
+/// [`crate::ei_slice`], the derivatives by the scalar operations on four lanes (`exp` and
+/// `erfc` lane by lane); points those lanes leave out (and `z < -2^16`) fall back to
+/// [`ei_grad`]. Every path gives the bits of [`ei_grad`] (`fast/src/gradients_lanes.rs`,
+/// tested in `fast/src/lanes_tests.rs` on both compilations).
 ///
 /// # Errors
 /// [`SliceLengthError`] (and nothing written) unless all slices have equal lengths.
@@ -291,10 +320,13 @@ pub fn ei_grad_slice(
     d_mu: &mut [f64],
     d_sigma: &mut [f64],
 ) -> Result<(), SliceLengthError> {
-    grad_slice(mu, sigma, y, value, d_mu, d_sigma, ei_grad)
+    check_grad_lengths(mu, sigma, value, d_mu, d_sigma)?;
+    crate::gradients_lanes::ei_grad_lanes(mu, sigma, y, value, d_mu, d_sigma);
+    Ok(())
 }
 
-/// [`log_ei_grad`] over slices, as [`ei_grad_slice`].
+/// [`log_ei_grad`] over slices: `value[i]`, `d_mu[i]`, `d_sigma[i]` of
+/// `log_ei_grad(mu[i], sigma[i], y)` (a loop of the scalar function). No allocation.
 ///
 /// # Errors
 /// [`SliceLengthError`] (and nothing written) unless all slices have equal lengths.
@@ -306,17 +338,20 @@ pub fn log_ei_grad_slice(
     d_mu: &mut [f64],
     d_sigma: &mut [f64],
 ) -> Result<(), SliceLengthError> {
-    grad_slice(mu, sigma, y, value, d_mu, d_sigma, log_ei_grad)
+    check_grad_lengths(mu, sigma, value, d_mu, d_sigma)?;
+    for i in 0..mu.len() {
+        let g = log_ei_grad(mu[i], sigma[i], y);
+        (value[i], d_mu[i], d_sigma[i]) = (g.value, g.d_mu, g.d_sigma);
+    }
+    Ok(())
 }
 
-fn grad_slice(
+fn check_grad_lengths(
     mu: &[f64],
     sigma: &[f64],
-    y: f64,
-    value: &mut [f64],
-    d_mu: &mut [f64],
-    d_sigma: &mut [f64],
-    f: fn(f64, f64, f64) -> EiGrad,
+    value: &[f64],
+    d_mu: &[f64],
+    d_sigma: &[f64],
 ) -> Result<(), SliceLengthError> {
     SliceLengthError::check(&[
         ("mu", mu.len()),
@@ -324,15 +359,17 @@ fn grad_slice(
         ("value", value.len()),
         ("d_mu", d_mu.len()),
         ("d_sigma", d_sigma.len()),
-    ])?;
-    for i in 0..mu.len() {
-        let g = f(mu[i], sigma[i], y);
-        (value[i], d_mu[i], d_sigma[i]) = (g.value, g.d_mu, g.d_sigma);
-    }
-    Ok(())
+    ])
 }
 
-/// [`pbgi_grad`] over slices, structure of arrays (`∂g/∂μ = 1` is not written). No allocation.
+/// [`pbgi_grad`] over slices, structure of arrays (`∂g/∂μ = 1` is not written), bit for bit.
+/// No allocation.
+///
+/// Four points at a time, on the lanes of [`crate::pbgi_slice`] (which solve for `u` once per
+/// point, where [`pbgi_grad`] solves twice), the derivatives by the scalar operations on four
+/// lanes (`exp` and `erfc` lane by lane); points those lanes leave out fall back to
+/// [`pbgi_grad`]. Every path gives the bits of [`pbgi_grad`] (`fast/src/gradients_lanes.rs`,
+/// tested in `fast/src/lanes_tests.rs` on both compilations).
 ///
 /// # Errors
 /// [`SliceLengthError`] (and nothing written) unless all slices have equal lengths.
@@ -352,9 +389,6 @@ pub fn pbgi_grad_slice(
         ("d_sigma", d_sigma.len()),
         ("d_cost", d_cost.len()),
     ])?;
-    for i in 0..mu.len() {
-        let g = pbgi_grad(mu[i], sigma[i], cost[i]);
-        (value[i], d_sigma[i], d_cost[i]) = (g.value, g.d_sigma, g.d_cost);
-    }
+    crate::gradients_lanes::pbgi_grad_lanes(mu, sigma, cost, value, d_sigma, d_cost);
     Ok(())
 }

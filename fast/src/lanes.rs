@@ -52,6 +52,8 @@ pub(crate) trait Lanes:
     fn select(m: Self::Mask, a: Self, b: Self) -> Self;
     /// `f64::trunc` of every lane.
     fn trunc(self) -> Self;
+    /// `f64::sqrt` of every lane (correctly rounded, as IEEE requires of both).
+    fn sqrt(self) -> Self;
     /// `2^-n` for integer `n`, clamped into `[0, 1000]` (the factor of `scaled_h::scale_pow2`).
     fn pow2_neg(self) -> Self;
     /// `a·b - p` rounded once (only where [`Lanes::FMA`]).
@@ -163,6 +165,10 @@ impl Lanes for F64x4 {
     #[inline(always)]
     fn trunc(self) -> Self {
         F64x4(self.0.map(f64::trunc))
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        F64x4(self.0.map(f64::sqrt))
     }
     #[inline(always)]
     fn pow2_neg(self) -> Self {
@@ -331,6 +337,11 @@ mod avx {
         fn trunc(self) -> Self {
             // SAFETY: see the module. Rounds toward zero, as f64::trunc.
             Avx4(unsafe { _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(self.0) })
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            // SAFETY: see the module. Correctly rounded, as f64::sqrt.
+            Avx4(unsafe { _mm256_sqrt_pd(self.0) })
         }
         #[inline(always)]
         fn pow2_neg(self) -> Self {

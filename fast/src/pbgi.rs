@@ -1,6 +1,7 @@
 //! The Pandora's Box Gittins index `g`: `EI(μ, σ; g) = c` (MATH.md, "Pandora's Box Gittins
 //! index"), i.e. `g = μ + σ·u` with `h(u) = c/σ`.
 use crate::consts::{FRAC_1_SQRT_2PI, FRAC_1_SQRT_2PI_LO, LN2_HI, LN2_LO};
+use crate::dd::fma_dispatch;
 use crate::dd::{scaled_square, two_prod, two_square, two_sum};
 use crate::pbgi_start_coeffs::{R_BREAKS, U_OF_R, X_OF_V};
 use crate::scaled_h::gauss_unscaled;
@@ -8,9 +9,9 @@ use crate::tail::{p_tail, p_tail_sq, x2p_large};
 use crate::SliceLengthError;
 
 /// Table boundaries: `R_BREAKS[0] = h(-1)`, `R_BREAKS[4] = h(0.5)`, `R_BREAKS[7] = 4.5`.
-const R_LOWER: f64 = R_BREAKS[0];
-const R_UPPER: f64 = R_BREAKS[4];
-const R_TABLE_END: f64 = R_BREAKS[7];
+pub(crate) const R_LOWER: f64 = R_BREAKS[0];
+pub(crate) const R_UPPER: f64 = R_BREAKS[4];
+pub(crate) const R_TABLE_END: f64 = R_BREAKS[7];
 
 /// The PBGI index `g` with `EI(μ, σ; g) = c`.
 ///
@@ -33,6 +34,12 @@ const R_TABLE_END: f64 = R_BREAKS[7];
 /// `conformance/src/tolerances.rs`.
 #[inline]
 pub fn pbgi(mu: f64, sigma: f64, cost: f64) -> f64 {
+    fma_dispatch!(pbgi_body(mu: f64, sigma: f64, cost: f64) -> f64)
+}
+
+/// [`pbgi`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn pbgi_body(mu: f64, sigma: f64, cost: f64) -> f64 {
     if !(sigma > 0.0) || !(cost > 0.0) || !mu.is_finite() || !sigma.is_finite() || !cost.is_finite()
     {
         return pbgi_special(mu, sigma, cost);
@@ -65,6 +72,8 @@ fn add_offset_halved(mu: f64, sigma: f64, u: f64, offset: f64) -> f64 {
 }
 
 /// `u` with `h(u) = c/σ` (finite `σ > 0`, `c > 0`; for `c/σ ≥ 40`, `u = c/σ` rounded).
+/// Inlined, so that the FMA compilation of its caller includes it.
+#[inline(always)]
 pub(crate) fn standardized_index(sigma: f64, cost: f64) -> f64 {
     solve(sigma, cost, 0.0, || cost.ln()).0
 }
@@ -98,8 +107,8 @@ fn solve(sigma: f64, c_hi: f64, c_lo: f64, ln_cost: impl Fn() -> f64) -> (f64, f
 }
 
 /// σ range where Dekker's product `r·σ` in [`remainder`] is exact (`r < 40`).
-const SIGMA_SAFE_MIN: f64 = 1e-280;
-const SIGMA_SAFE_MAX: f64 = 1e280;
+pub(crate) const SIGMA_SAFE_MIN: f64 = 1e-280;
+pub(crate) const SIGMA_SAFE_MAX: f64 = 1e280;
 
 /// `r_lo = (c - r_hi·σ)/σ` with `c = c_hi + c_lo`: exact remainder (Sterbenz for `c - p`),
 /// lost only if `r_hi·σ` underflows (`r < 1e-10` there: `ln r` needs no low part).
@@ -186,7 +195,7 @@ fn solve_upper(r_hi: f64, r_lo: f64) -> f64 {
 /// Taylor coefficients of `P(w)`, `h(u) = φ0 + u/2 + φ0·u²·P(u²)`:
 /// `(-1)^k / (2^k k! (2k+1)(2k+2))` (integrate `φ(u) = φ0 Σ (-u²/2)^k/k!` twice).
 /// Truncation at k = 15 for `|u| ≤ 1`: < 2.4e-20 relative.
-const P_SERIES: [f64; 16] = [
+pub(crate) const P_SERIES: [f64; 16] = [
     0.5,
     -0.041666666666666664,
     0.004166666666666667,
@@ -207,7 +216,7 @@ const P_SERIES: [f64; 16] = [
 
 /// Taylor coefficients of `S(w)`, `Φ(u) = 1/2 + φ0·u·S(u²)`: `(-1)^k / (2^k k! (2k+1))`,
 /// truncated where the derivative is good to 1e-13 (it only scales the Halley step).
-const S_SERIES: [f64; 12] = [
+pub(crate) const S_SERIES: [f64; 12] = [
     1.0,
     -0.16666666666666666,
     0.025,
@@ -299,7 +308,15 @@ fn solve_lower_far(m: f64) -> f64 {
     x
 }
 
-/// [`pbgi`] over slices: `out[i] = pbgi(mu[i], sigma[i], cost[i])`. No allocation.
+/// [`pbgi`] over slices: `out[i] = pbgi(mu[i], sigma[i], cost[i])`, bit for bit. No allocation.
+///
+/// Four points at a time: with AVX2 and FMA when the CPU has them (chosen at run time, see
+/// [`crate::simd_path`]), else with the baseline instruction set. The points are grouped by the
+/// solver's regime (`c/σ` below `h(-1)`, up to `h(0.5)`, up to 40) within chunks of 128, so
+/// that four lanes run one root finder; rare inputs (`σ` outside `[1e-280, 1e280]`,
+/// `c/σ < 2^-1022`, invalid input, `g` not finite) fall back to [`pbgi`] point by point. Every
+/// path gives the bits of [`pbgi`] (`fast/src/pbgi_lanes.rs`, tested in
+/// `fast/src/lanes_tests.rs` on both compilations).
 ///
 /// # Errors
 /// [`SliceLengthError`] (and `out` untouched) unless all slices have equal lengths.
@@ -315,9 +332,7 @@ pub fn pbgi_slice(
         ("cost", cost.len()),
         ("out", out.len()),
     ])?;
-    for (((o, &m), &s), &c) in out.iter_mut().zip(mu).zip(sigma).zip(cost) {
-        *o = pbgi(m, s, c);
-    }
+    crate::pbgi_lanes::pbgi_lanes(mu, sigma, cost, out);
     Ok(())
 }
 
@@ -340,6 +355,12 @@ pub fn pbgi_slice(
 /// region of `u`: the one tolerance table, `conformance/src/tolerances.rs`.
 #[inline]
 pub fn pbgi_lognormal(mu: f64, sigma: f64, m: f64, s: f64) -> f64 {
+    fma_dispatch!(pbgi_lognormal_body(mu: f64, sigma: f64, m: f64, s: f64) -> f64)
+}
+
+/// [`pbgi_lognormal`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn pbgi_lognormal_body(mu: f64, sigma: f64, m: f64, s: f64) -> f64 {
     if !(s >= 0.0) || m.is_nan() {
         return f64::NAN;
     }
@@ -419,6 +440,12 @@ fn mu_plus_exp(mu: f64, l_hi: f64, l_lo: f64) -> f64 {
 /// index.
 #[inline]
 pub fn pbgi_small_cost(mu: f64, sigma: f64, cost: f64) -> f64 {
+    fma_dispatch!(pbgi_small_cost_body(mu: f64, sigma: f64, cost: f64) -> f64)
+}
+
+/// [`pbgi_small_cost`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn pbgi_small_cost_body(mu: f64, sigma: f64, cost: f64) -> f64 {
     if mu.is_nan() || !(sigma >= 0.0) || !(cost > 0.0) {
         return f64::NAN;
     }

@@ -183,6 +183,9 @@ pub(crate) fn decimal(x: &Float, digits: usize, round: Round) -> String {
     if x.is_zero() {
         return "0".into();
     }
+    if let Some((mantissa, exp)) = crate::decimal_digits::directed_digits(x, digits.max(2), round) {
+        return scientific(&mantissa, exp);
+    }
     let rnd = if round == Round::Down {
         mpfr::rnd_t::RNDD
     } else {
@@ -204,9 +207,14 @@ pub(crate) fn decimal(x: &Float, digits: usize, round: Round) -> String {
         mpfr::free_str(ptr);
         owned
     };
+    scientific(&mantissa, exp)
+}
+
+/// MPFR's digit string `[-]d1d2…` with exponent `exp` (`0.d1d2… × 10^exp`) as `d1.d2…e(exp-1)`.
+fn scientific(mantissa: &str, exp: i64) -> String {
     let (sign, digits) = mantissa
         .strip_prefix('-')
-        .map_or(("", mantissa.as_str()), |d| ("-", d));
+        .map_or(("", mantissa), |d| ("-", d));
     // MPFR's value is 0.d1d2… × 10^exp: written as d1.d2…e(exp-1), without `format!` (this runs
     // twice per row of `pbgi eval`).
     let exponent = (exp - 1).to_string();

@@ -25,6 +25,7 @@
 //! `Φ` for `ln Φ` and the gradients.
 
 use crate::interval::{down, exponent, ln_sqrt_2pi, log2_abs, sqrt_2pi, up, Interval};
+use crate::short_float::Short;
 use rug::float::Round;
 use rug::ops::{AddAssignRound, DivAssignRound, MulAssignRound, Pow};
 use rug::Float;
@@ -127,6 +128,12 @@ pub(crate) fn ln_phi(x: &Interval, p: u32) -> Interval {
 /// two chains (proof note §4.1a). A point `x = 0` is exact; an interval reaching down to 0 (no
 /// finite `ρ`) takes [`taylor_sum_two_chains`].
 fn taylor_sum(x: &Interval, wp: u32) -> Interval {
+    taylor_sum_with(x, wp, true)
+}
+
+/// [`taylor_sum`], its loop on [`Short`] floats where `wp ≤ 128` if `short_loop` (the same
+/// results bit for bit; `false` is the MPFR loop alone, which tests compare against).
+fn taylor_sum_with(x: &Interval, wp: u32, short_loop: bool) -> Interval {
     if x.hi.is_zero() {
         return Interval::point(Float::with_val(wp, 0));
     }
@@ -142,8 +149,37 @@ fn taylor_sum(x: &Interval, wp: u32) -> Interval {
     // Enough reciprocals for x ≤ 6 at this precision (more are added if ever needed).
     let mut terms = (wp as usize / 2).max(64);
     let mut n = 0u32;
+    // Up to 128 bits the loop runs on two-limb floats, with the same results bit for bit
+    // (`short_float.rs`, proof note §4.1b).
+    let mut short = (short_loop && wp <= 128)
+        .then(|| {
+            Some((
+                Short::ZERO,
+                Short::from_float(&t)?,
+                Short::from_float(&w_lo)?,
+            ))
+        })
+        .flatten();
     'chunks: loop {
-        let done = with_odd_reciprocals(terms, wp, |reciprocals| {
+        let done = with_odd_reciprocals(terms, wp, |reciprocals, short_reciprocals| {
+            if let Some((s_short, t_short, w)) = short.as_mut() {
+                let run = taylor_terms_short(
+                    s_short,
+                    t_short,
+                    *w,
+                    &mut n,
+                    short_reciprocals,
+                    ratio_small_from,
+                    wp,
+                );
+                if let Some(done) = run {
+                    return done;
+                }
+                // Never (the reciprocals are positive, of precision wp): go on with MPFR.
+                s = s_short.to_float(wp);
+                t = t_short.to_float(wp);
+                short = None;
+            }
             while (n as usize) < reciprocals.len() {
                 // Stop once the ratio of later terms (at x.hi) is ≤ 1/2 and the tail is far
                 // below the sum (the bound below holds wherever the loop stops past that ratio).
@@ -167,6 +203,10 @@ fn taylor_sum(x: &Interval, wp: u32) -> Interval {
             break 'chunks;
         }
         terms *= 2;
+    }
+    if let Some((s_short, t_short, _)) = short {
+        s = s_short.to_float(wp);
+        t = t_short.to_float(wp);
     }
     // Each term t̃_k (k ≤ N = n) is its exact value at x.lo times (1 - ε)^j for some
     // j ≤ 4k + 1 (x.lo and x.lo² rounded once each, then k products by x.lo², k reciprocals and
@@ -197,33 +237,83 @@ fn taylor_sum(x: &Interval, wp: u32) -> Interval {
     Interval { lo: s, hi }
 }
 
+/// The loop of [`taylor_sum`] on [`Short`] floats (`wp ≤ 128`): the same stopping test and the
+/// same three operations rounded toward −∞ (`s += t`, `t ·= x.lo²`, `t ·= RD(1/(2n+3))`), which
+/// [`Short`] computes exactly as MPFR does. Returns whether the sum is complete (else the
+/// reciprocals ran out), or `None` if a reciprocal is not a [`Short`] (never for `wp ≤ 128`).
+fn taylor_terms_short(
+    s: &mut Short,
+    t: &mut Short,
+    w: Short,
+    n: &mut u32,
+    reciprocals: &[Option<Short>],
+    ratio_small_from: f64,
+    wp: u32,
+) -> Option<bool> {
+    while (*n as usize) < reciprocals.len() {
+        if f64::from(2 * *n + 3) >= ratio_small_from {
+            match (t.exponent(), s.exponent()) {
+                (None, _) => return Some(true),
+                (Some(et), Some(es)) if et <= es - i64::from(wp) - 3 => return Some(true),
+                _ => {}
+            }
+        }
+        let r = reciprocals[*n as usize]?;
+        *s = s.add_down(*t, wp);
+        *t = t.mul_down(w, wp).mul_down(r, wp);
+        *n += 1;
+    }
+    Some(false)
+}
+
 thread_local! {
     /// `RD(1/(2n+3))` for `n = 0, 1, …`, per working precision (a few precisions recur).
-    static ODD_RECIPROCALS: std::cell::RefCell<Vec<(u32, Vec<Float>)>> =
+    static ODD_RECIPROCALS: std::cell::RefCell<Vec<OddReciprocals>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Runs `f` with the table `RD_wp(1/(2n+3))`, `n < terms` (computed once per thread and
-/// precision; at most 16 precisions are kept).
-fn with_odd_reciprocals<T>(terms: usize, wp: u32, f: impl FnOnce(&[Float]) -> T) -> T {
+/// The cached reciprocals of one working precision, as MPFR floats and (for `wp ≤ 128`) the
+/// same numbers as [`Short`] floats, read once.
+struct OddReciprocals {
+    wp: u32,
+    floats: Vec<Float>,
+    shorts: Vec<Option<Short>>,
+}
+
+/// Runs `f` with the table `RD_wp(1/(2n+3))`, `n < terms`, as MPFR floats and as [`Short`]
+/// floats (`None` above 128 bits) (computed once per thread and precision; at most 16
+/// precisions are kept).
+fn with_odd_reciprocals<T>(
+    terms: usize,
+    wp: u32,
+    f: impl FnOnce(&[Float], &[Option<Short>]) -> T,
+) -> T {
     ODD_RECIPROCALS.with(|cache| {
         let mut cache = cache.borrow_mut();
-        let at = match cache.iter().position(|(p, _)| *p == wp) {
+        let at = match cache.iter().position(|table| table.wp == wp) {
             Some(at) => at,
             None => {
                 if cache.len() >= 16 {
                     cache.remove(0);
                 }
-                cache.push((wp, Vec::new()));
+                cache.push(OddReciprocals {
+                    wp,
+                    floats: Vec::new(),
+                    shorts: Vec::new(),
+                });
                 cache.len() - 1
             }
         };
-        let table = &mut cache[at].1;
-        while table.len() < terms {
-            let odd = 2 * table.len() as u32 + 3;
-            table.push(down(wp, Float::with_val(wp, 1) / odd));
+        let table = &mut cache[at];
+        while table.floats.len() < terms {
+            let odd = 2 * table.floats.len() as u32 + 3;
+            let r = down(wp, Float::with_val(wp, 1) / odd);
+            table
+                .shorts
+                .push((wp <= 128).then(|| Short::from_float(&r)).flatten());
+            table.floats.push(r);
         }
-        f(&table[..terms])
+        f(&table.floats[..terms], &table.shorts[..terms])
     })
 }
 
@@ -595,6 +685,43 @@ mod tests {
                         let scale = Float::with_val(64, &t.upper_tail.lo >> (p - 32));
                         assert!(w <= scale, "x = {x}, p = {p}: Q too wide");
                     }
+                }
+            }
+        }
+    }
+
+    /// The Taylor sum with its loop on two-limb floats is the MPFR loop's, bit for bit (both
+    /// ends, same precision), at every working precision up to 128 (and 129, where the MPFR loop
+    /// runs in both): a grid over `(0, 6]` every 1/256 with points and intervals of `x` of
+    /// widths up to 2^20 units at 157 bits (the precision `x` is carried at), plus seeded random
+    /// `x` in `(0, 6]` and tiny `x`.
+    #[test]
+    fn short_loop_is_the_mpfr_loop_bit_for_bit() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut xs: Vec<f64> = (1..=1536).map(|k| f64::from(k) / 256.0).collect();
+        xs.extend((0..3000).map(|_| rng.gen_range(0.0..6.0)));
+        xs.extend([1e-300, 1e-20, 1e-3, 2.5f64.sqrt(), 3.999_999_999]);
+        let same = |a: &Float, b: &Float| a.prec() == b.prec() && a == b;
+        for (i, &x) in xs.iter().enumerate() {
+            let wps: &[u32] = if i % 7 == 0 {
+                &[16, 33, 64, 65, 100, 127, 128, 129]
+            } else {
+                &[127]
+            };
+            for &wp in wps {
+                for width in [0, 1, 1 << 20] {
+                    let iv = interval_at(x, 157, width);
+                    let fast = taylor_sum_with(&iv, wp, true);
+                    let mpfr = taylor_sum_with(&iv, wp, false);
+                    assert!(
+                        same(&fast.lo, &mpfr.lo) && same(&fast.hi, &mpfr.hi),
+                        "x = {x}, wp = {wp}, width {width}: [{}, {}] ≠ [{}, {}]",
+                        fast.lo,
+                        fast.hi,
+                        mpfr.lo,
+                        mpfr.hi
+                    );
                 }
             }
         }

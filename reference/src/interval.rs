@@ -149,7 +149,11 @@ impl Interval {
     /// definition of rounding down), and `e^δ ≤ 1 + 2δ` on `[0, 1]` (convexity, `e < 3`).
     /// Wider intervals take two exponentials (proof note §2).
     pub fn exp(&self, p: u32) -> Interval {
-        let (lo, dir) = Float::with_val_round(p, self.lo.exp_ref(), Round::Down);
+        // MPFR's RD_p(exp(lo)), by fixed-point arithmetic where that settles it (`fixed_exp.rs`).
+        let (lo, dir) = match crate::fixed_exp::exp_down(&self.lo, p) {
+            Some(lo) => (lo, Ordering::Less),
+            None => Float::with_val_round(p, self.lo.exp_ref(), Round::Down),
+        };
         let delta = up(64, &self.hi - &self.lo);
         if !(delta.is_finite() && delta <= 1) {
             return Interval {
@@ -182,7 +186,7 @@ impl Interval {
                 hi: up(p, self.hi.ln_ref()),
             };
         }
-        let (lo, dir) = Float::with_val_round(p, self.lo.ln_ref(), Round::Down);
+        let (lo, dir) = ln_down(&self.lo, p);
         if !(self.lo.is_finite() && self.hi.is_finite()) {
             return Interval {
                 lo,
@@ -214,7 +218,11 @@ impl Interval {
     /// (hi - lo)` (`ln(1 + t) ≤ t`, `1 + lo ≥ 1`; `⌈lo'⌉` as in [`Interval::exp`]); otherwise two
     /// (proof note §2).
     pub fn ln_1p(&self, p: u32) -> Interval {
-        let (lo, dir) = Float::with_val_round(p, self.lo.ln_1p_ref(), Round::Down);
+        // MPFR's RD_p(log1p(lo)), by fixed-point arithmetic where that settles it.
+        let (lo, dir) = match crate::fixed_ln::ln_1p_down(&self.lo, p) {
+            Some(lo) => (lo, Ordering::Less),
+            None => Float::with_val_round(p, self.lo.ln_1p_ref(), Round::Down),
+        };
         let width = up(64, &self.hi - &self.lo);
         let narrow = width.is_finite() && width <= Float::with_val(64, 1) >> 8u32;
         if self.lo.is_sign_negative() || !self.hi.is_finite() || !narrow {
@@ -234,9 +242,18 @@ impl Interval {
     }
 }
 
+/// MPFR's `RD_p(ln x)` with its ternary value, by fixed-point arithmetic where that settles it
+/// (`fixed_ln.rs`: the same float, bit for bit).
+fn ln_down(x: &Float, p: u32) -> (Float, Ordering) {
+    match crate::fixed_ln::ln_down(x, p) {
+        Some(lo) => (lo, Ordering::Less),
+        None => Float::with_val_round(p, x.ln_ref(), Round::Down),
+    }
+}
+
 /// `ln x` enclosed for an exact `x > 0` (one logarithm, [`Interval::ln`]).
 pub(crate) fn ln_point(x: &Float, p: u32) -> Interval {
-    let (lo, dir) = Float::with_val_round(p, x.ln_ref(), Round::Down);
+    let (lo, dir) = ln_down(x, p);
     let mut hi = lo.clone();
     if dir != Ordering::Equal {
         hi.next_up();

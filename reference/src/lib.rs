@@ -48,7 +48,10 @@
 pub use rug::Float;
 
 mod certify;
+mod decimal_digits;
 mod ei;
+mod fixed_exp;
+mod fixed_ln;
 mod gaussian;
 mod gradients;
 mod h;
@@ -58,6 +61,7 @@ mod log_ei;
 mod log_eipc;
 mod log_ndtr;
 mod pbgi;
+mod short_float;
 mod stopping;
 pub mod work;
 

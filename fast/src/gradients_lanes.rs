@@ -1,0 +1,195 @@
+//! [`crate::pbgi_grad`] and [`crate::ei_grad`] four points at a time (the bodies of
+//! [`crate::pbgi_grad_slice`] and [`crate::ei_grad_slice`]).
+//!
+//! The values come from the lane kernels of [`crate::pbgi_slice`] (`pbgi_lanes.rs`, which also
+//! gives `u`, so the index is solved once, not twice as `pbgi` and `standardized_index`) and
+//! of [`crate::ei_slice`] (`ei_lanes.rs`); the derivatives take the scalar code's operations in
+//! the same order, with its branch (`u < -1`, `z < -1`) as a select, the tail ratio `p` on the
+//! lanes, and the library `exp` and `erfc` lane by lane. So every lane returns the bits of the
+//! scalar gradient; lanes the value kernels leave to the scalar code (and, for EI, `z < -2^16`)
+//! are recomputed by it.
+use crate::consts::FRAC_1_SQRT_2PI;
+use crate::ei_lanes::ei_x4;
+use crate::lanes::{lanes_entry, LaneMask, Lanes, LANES};
+use crate::pbgi_lanes::{chunks, index_x4, solve_chunk};
+use crate::tail_lanes::p_tail_sq;
+use core::f64::consts::FRAC_1_SQRT_2;
+
+/// `p_tail(x)` for `0 ≤ x < 2^16` (the high part of `p_tail_sq`, the same operations).
+#[inline(always)]
+fn p_tail<V: Lanes>(x: V) -> V {
+    p_tail_sq(x, x * x, V::splat(0.0)).hi
+}
+
+/// Writes the lanes `i..i + 4` of three outputs: `v` where `ok`, else `scalar(i + l)`.
+#[inline(always)]
+fn store3<V: Lanes>(
+    out: [&mut [f64]; 3],
+    i: usize,
+    v: [V; 3],
+    ok: V::Mask,
+    scalar: impl Fn(usize) -> [f64; 3],
+) {
+    let [o0, o1, o2] = out;
+    let outs = [o0, o1, o2];
+    let vals = v.map(|x| x.to_array());
+    let ok = ok.bools();
+    let mut fallback = [[0.0; 3]; LANES];
+    for l in 0..LANES {
+        if !ok[l] {
+            fallback[l] = scalar(i + l);
+        }
+    }
+    for (k, o) in outs.into_iter().enumerate() {
+        for l in 0..LANES {
+            o[i + l] = if ok[l] { vals[k][l] } else { fallback[l][k] };
+        }
+    }
+}
+
+/// `(∂g/∂σ, ∂g/∂c)` of `pbgi_grad` for four lanes, given `u`.
+#[inline(always)]
+fn pbgi_derivatives<V: Lanes>(u: V) -> (V, V) {
+    let lower = u.lt(-1.0);
+    // u < -1: x = -u (≤ 39 where the lanes solved u); elsewhere a harmless 1.
+    let x = V::select(lower, -u, V::splat(1.0));
+    let ratio = x * FRAC_1_SQRT_2PI / (V::splat(FRAC_1_SQRT_2PI) - p_tail(x));
+    let (ua, xa, low) = (u.to_array(), x.to_array(), lower.bools());
+    // e^{x²/2} (u < -1) or e^{-u²/2}, and Φ(u) = erfc(-u/√2)/2 (u ≥ -1; 1 elsewhere).
+    let e = V::from_array(core::array::from_fn(|l| {
+        if low[l] {
+            (0.5 * xa[l] * xa[l]).exp()
+        } else {
+            (-0.5 * ua[l] * ua[l]).exp()
+        }
+    }));
+    let big = V::from_array(core::array::from_fn(|l| {
+        if low[l] {
+            1.0
+        } else {
+            0.5 * libm::erfc(-ua[l] * FRAC_1_SQRT_2)
+        }
+    }));
+    let sqrt_2pi = (2.0 * core::f64::consts::PI).sqrt();
+    (
+        V::select(lower, -ratio, -(e * FRAC_1_SQRT_2PI) / big),
+        V::select(lower, ratio * sqrt_2pi * e, V::splat(1.0) / big),
+    )
+}
+
+/// `pbgi_grad` over slices (equal lengths, checked by the caller).
+#[inline(always)]
+pub(crate) fn pbgi_grad_lanes_kernel<V: Lanes>(
+    mu: &[f64],
+    sigma: &[f64],
+    cost: &[f64],
+    value: &mut [f64],
+    d_sigma: &mut [f64],
+    d_cost: &mut [f64],
+) {
+    let n = mu.len();
+    let scalar = |mu: f64, sigma: f64, cost: f64| {
+        let g = crate::pbgi_grad(mu, sigma, cost);
+        [g.value, g.d_sigma, g.d_cost]
+    };
+    for (a, b) in chunks(n) {
+        let (mu, sigma, cost) = (&mu[a..b], &sigma[a..b], &cost[a..b]);
+        let solved = solve_chunk::<V>(sigma, cost);
+        for i in (0..b - a).step_by(LANES) {
+            let (g, u, ok) = index_x4::<V>(mu, sigma, cost, &solved, i);
+            let (ds, dc) = pbgi_derivatives(u);
+            store3::<V>(
+                [&mut value[a..b], &mut d_sigma[a..b], &mut d_cost[a..b]],
+                i,
+                [g, ds, dc],
+                ok,
+                |j| scalar(mu[j], sigma[j], cost[j]),
+            );
+        }
+    }
+    for j in n - n % LANES..n {
+        [value[j], d_sigma[j], d_cost[j]] = scalar(mu[j], sigma[j], cost[j]);
+    }
+}
+
+/// `(∂EI/∂μ, ∂EI/∂σ)` of `ei_grad` for four lanes, given `z = (y - μ)/σ` (`z ≥ -2^16`).
+#[inline(always)]
+fn ei_derivatives<V: Lanes>(z: V) -> (V, V) {
+    let lower = z.lt(-1.0);
+    let x = V::select(lower, -z, V::splat(1.0));
+    let (za, low) = (z.to_array(), lower.bools());
+    // φ(z), and Φ(z) = erfc(-z/√2)/2 (z ≥ -1; 1 elsewhere).
+    let phi = V::from_array(core::array::from_fn(|l| {
+        FRAC_1_SQRT_2PI * (-0.5 * za[l] * za[l]).exp()
+    }));
+    let big = V::from_array(core::array::from_fn(|l| {
+        if low[l] {
+            1.0
+        } else {
+            0.5 * libm::erfc(-za[l] * FRAC_1_SQRT_2)
+        }
+    }));
+    let tail = -phi * (V::splat(FRAC_1_SQRT_2PI) - p_tail(x)) / (x * FRAC_1_SQRT_2PI);
+    (V::select(lower, tail, -big), phi)
+}
+
+/// `ei_grad` over slices (equal lengths, checked by the caller).
+#[inline(always)]
+pub(crate) fn ei_grad_lanes_kernel<V: Lanes>(
+    mu: &[f64],
+    sigma: &[f64],
+    y: f64,
+    value: &mut [f64],
+    d_mu: &mut [f64],
+    d_sigma: &mut [f64],
+) {
+    let n = mu.len();
+    let scalar = |mu: f64, sigma: f64| {
+        let g = crate::ei_grad(mu, sigma, y);
+        [g.value, g.d_mu, g.d_sigma]
+    };
+    for i in (0..n - n % LANES).step_by(LANES) {
+        let (m, s) = (V::load(mu, i), V::load(sigma, i));
+        let (v, ok) = ei_x4(m, s, y);
+        // standardized_z: (y - μ)/σ (y - μ finite on the lanes ei_x4 settles).
+        let z = (V::splat(y) - m) / s;
+        let ok = ok & z.ge(-65536.0);
+        let (dm, ds) = ei_derivatives(V::select(ok, z, V::splat(0.0)));
+        store3::<V>(
+            [&mut *value, &mut *d_mu, &mut *d_sigma],
+            i,
+            [v, dm, ds],
+            ok,
+            |j| scalar(mu[j], sigma[j]),
+        );
+    }
+    for j in n - n % LANES..n {
+        [value[j], d_mu[j], d_sigma[j]] = scalar(mu[j], sigma[j]);
+    }
+}
+
+lanes_entry! {
+    /// [`crate::pbgi_grad`] over slices, four lanes at a time (instruction set chosen at run
+    /// time).
+    fn pbgi_grad_lanes(
+        mu: &[f64],
+        sigma: &[f64],
+        cost: &[f64],
+        value: &mut [f64],
+        d_sigma: &mut [f64],
+        d_cost: &mut [f64],
+    ) => pbgi_grad_lanes_kernel
+}
+
+lanes_entry! {
+    /// [`crate::ei_grad`] over slices, four lanes at a time (instruction set chosen at run
+    /// time).
+    fn ei_grad_lanes(
+        mu: &[f64],
+        sigma: &[f64],
+        y: f64,
+        value: &mut [f64],
+        d_mu: &mut [f64],
+        d_sigma: &mut [f64],
+    ) => ei_grad_lanes_kernel
+}
