@@ -324,8 +324,9 @@ fn log_eipc_where_ei_is_not_normal_but_ei_over_c_is() {
     assert_log_eipc_near_reference(0.0, 3.3e290, -1.75e292, 2e-310);
     assert_log_eipc_near_reference(0.0, 1e-300, -1e-299, 1e-305);
     assert_log_eipc_near_reference(0.0, 7e-290, -9.1e-289, 3e-320);
-    // σ beyond 1.3e300 (Dekker's split of σ would overflow) and subnormal σ (σ·p·e would
-    // lose its digits): only the moved power of two keeps the kernel exact.
+    // σ beyond the exact products' range (2^996 ≈ 6.7e299, where Dekker's split overflows)
+    // and subnormal σ (σ·p·e would lose its digits): the moved power of two keeps the kernel
+    // exact.
     assert_log_eipc_near_reference(0.0, 1e305, -5.32e306, 1e-310);
     assert_log_eipc_near_reference(0.0, 1e-318, -3e-318, 1e-310);
     // y + μ overflows, y - μ = 0 does not: EI = σ·h(0) is subnormal.
