@@ -435,3 +435,83 @@ fn log_eipc_inv_and_exp_where_s_squared_overflows() {
         "log_eipc_exp = {got:e}, reference {want:e}"
     );
 }
+
+#[test]
+fn z_keeps_the_low_part_of_y_minus_mu_for_sigma_outside_the_one_division_range() {
+    // σ = 1e200 is outside [1e-150, 1e150], where z's low part is formed with σ and y - μ
+    // scaled by σ's power of two. y - μ = -3.1e201 - 3e185 rounds to -3.1e201 with a low part of
+    // -3e185 (0.45 ulp), which moves z ≈ -31 by 3e-15 and LogEI by about 26 of its ulps.
+    let (mu, sigma, y) = (3e185, 1e200, -3.1e201);
+    assert_ei_near_reference(mu, sigma, y, 4);
+    assert_log_ei_near_reference(mu, sigma, y, 4);
+}
+
+#[test]
+fn domain_error_message_names_the_argument_its_value_and_the_rule() {
+    let err = pbgi_fast::check_argument("cost", f64::INFINITY).unwrap_err();
+    assert_eq!(err.to_string(), "invalid cost = inf: must be finite");
+}
+
+#[test]
+fn pbgi_bisection100_domain_and_infinite_arguments() {
+    use pbgi_fast::pbgi_bisection100 as bisect;
+    let (nan, inf) = (f64::NAN, f64::INFINITY);
+    // NaN in any argument, σ < 0 and cost ≤ 0 → NaN (as pbgi), each condition alone.
+    for (mu, sigma, cost) in [
+        (nan, 1.0, 1.0),
+        (0.0, nan, 1.0),
+        (0.0, 1.0, nan),
+        (0.0, -1.0, 1.0),
+        (0.0, 1.0, 0.0),
+        (0.0, 1.0, -1.0),
+    ] {
+        assert!(bisect(mu, sigma, cost).is_nan(), "({mu}, {sigma}, {cost})");
+    }
+    // Infinite arguments: pbgi's limits (σ = ∞ → -∞, cost = ∞ → +∞, μ = ±∞ → μ).
+    assert_eq!(bisect(0.0, inf, 1.0), -inf);
+    assert_eq!(bisect(0.0, 1.0, inf), inf);
+    assert_eq!(bisect(inf, 1.0, 1.0), inf);
+    assert_eq!(bisect(-inf, 1.0, 1.0), -inf);
+    // σ = 0: EI(g) = max(g - μ, 0) = c at g = μ + c (exact here).
+    assert_eq!(bisect(0.5, 0.0, 0.25), 0.75);
+}
+
+#[test]
+fn pbgi_bisection100_against_the_reference() {
+    // Roots inside [-1, 1], and far outside it on both sides (the bracket doubled 7 times).
+    // 100 halvings of a bracket of width ≤ 256 leave it below the f64 spacing at the root, so
+    // the result is the crossing of the rounded EI: within a few ulps of the PBGI where EI's
+    // slope Φ(g) is not small (here ≥ 0.1).
+    for (mu, sigma, cost) in [
+        (0.0, 1.0, 0.1),
+        (0.3, 0.5, 0.05),
+        (100.0, 1.0, 0.1),
+        (-100.0, 1.0, 0.1),
+        (-37.0, 3.0, 0.2),
+        (60.0, 2.0, 0.5),
+    ] {
+        let want = pbgi_reference::pbgi(mu, sigma, cost).unwrap().value;
+        let got = pbgi_fast::pbgi_bisection100(mu, sigma, cost);
+        assert!(
+            ulps(got, want) <= 8,
+            "pbgi_bisection100({mu}, {sigma}, {cost}) = {got:e}, reference {want:e}"
+        );
+    }
+}
+
+#[test]
+fn pbgi_d_schedule_accessors_and_the_underflow_floor() {
+    use pbgi_fast::{budget_lambda, PbgiDSchedule};
+    let s = PbgiDSchedule::new(0.3, 3.0).unwrap();
+    assert_eq!((s.lambda0(), s.beta(), s.lambda()), (0.3, 3.0, 0.3));
+    // λ/β underflows to 0 from the smallest subnormal: λ stays at it (documented: λ > 0).
+    let tiny = f64::from_bits(1);
+    let mut s = PbgiDSchedule::new(tiny, 2.0).unwrap();
+    assert_eq!(s.on_stop_signal(), tiny);
+    // budget_lambda's rules: u > 0, first_cost ≥ 0.
+    assert_eq!(budget_lambda(0.0, 7.0, 1.0).unwrap_err().name, "u");
+    assert_eq!(
+        budget_lambda(1.0, 7.0, -1.0).unwrap_err().name,
+        "first_cost"
+    );
+}
