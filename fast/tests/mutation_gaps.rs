@@ -479,7 +479,7 @@ fn pbgi_bisection100_domain_and_infinite_arguments() {
 #[test]
 fn pbgi_bisection100_against_the_reference() {
     // Roots inside [-1, 1], and far outside it on both sides (the bracket doubled 7 times).
-    // 100 halvings of a bracket of width ≤ 256 leave it below the f64 spacing at the root, so
+    // 100 halvings of the bracket leave it below the f64 spacing at the root, so
     // the result is the crossing of the rounded EI: within a few ulps of the PBGI where EI's
     // slope Φ(g) is not small (here ≥ 0.1).
     for (mu, sigma, cost) in [
@@ -489,6 +489,9 @@ fn pbgi_bisection100_against_the_reference() {
         (-100.0, 1.0, 0.1),
         (-37.0, 3.0, 0.2),
         (60.0, 2.0, 0.5),
+        // μ = ±1e15: the bracket is doubled 50 times (width 2^50, halved below ulp(1e15)).
+        (1e15, 1.0, 0.1),
+        (-1e15, 1.0, 0.1),
     ] {
         let want = pbgi_reference::pbgi(mu, sigma, cost).unwrap().value;
         let got = pbgi_fast::pbgi_bisection100(mu, sigma, cost);
