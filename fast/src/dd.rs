@@ -1,10 +1,12 @@
 //! Error-free transformations (double-double building blocks).
 //!
-//! `two_prod` uses a hardware FMA when the crate is compiled with one (`target_feature = "fma"`),
-//! and Dekker's splitting otherwise: without `-C target-feature=+fma`, `f64::mul_add` is a
-//! library call, which would dominate the cost of the hot functions. Both are exact when the
-//! operands and the product are well inside the normal range (|a|, |b| < 2^996, |a·b| > 2^-969);
-//! callers rescale outside it.
+//! `two_prod` uses a hardware FMA where the code runs with one: always when the crate is
+//! compiled with `target_feature = "fma"`, and on x86-64 when the CPU has FMA (detected at run
+//! time, cached) inside the FMA compilations of the public functions ([`fma_dispatch`]);
+//! otherwise Dekker's splitting (without FMA in the instruction set, `f64::mul_add` is a library
+//! call, which would dominate the cost of the hot functions). Both are exact when the operands
+//! and the product are well inside the normal range (|a|, |b| < 2^996, |a·b| > 2^-969), so both
+//! give the same bits; callers rescale outside it.
 
 /// `a + b = s + e` exactly (Knuth's TwoSum, 6 flops, no ordering precondition).
 #[inline(always)]
@@ -15,41 +17,84 @@ pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
     (s, e)
 }
 
-/// `a · b = p + e` exactly (precondition above).
-#[cfg(target_feature = "fma")]
+/// Whether the exact products use a fused multiply–add: compiled in, or (x86-64) present on
+/// this CPU. The FMA compilations of [`fma_dispatch`] run only where it is present, and the
+/// baseline ones only where it is absent, so each runs the branch that suits its instruction
+/// set (a baseline compilation reaches the fused branch only through a cold helper that is not
+/// inlined: a library `fma` call, correctly rounded, hence still exact).
 #[inline(always)]
-pub(crate) fn two_prod(a: f64, b: f64) -> (f64, f64) {
-    let p = a * b;
-    (p, a.mul_add(b, -p))
+pub(crate) fn fma_enabled() -> bool {
+    #[cfg(test)]
+    if tests::DEKKER_FORCED.with(|f| f.get()) {
+        return false;
+    }
+    fma_detected()
 }
 
-/// `a · b = p + e` exactly (precondition above), Dekker/Veltkamp.
-#[cfg(not(target_feature = "fma"))]
+/// FMA compiled in, or detected at run time (x86-64; the standard library caches the answer).
+#[inline(always)]
+pub(crate) fn fma_detected() -> bool {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "fma")))]
+    {
+        std::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(target_feature = "fma"))))]
+    {
+        cfg!(target_feature = "fma")
+    }
+}
+
+/// `a · b = p + e` exactly (precondition above): `e` by a fused multiply–add where
+/// [`fma_enabled`], else by Dekker/Veltkamp splitting.
 #[inline(always)]
 pub(crate) fn two_prod(a: f64, b: f64) -> (f64, f64) {
     let p = a * b;
+    if fma_enabled() {
+        return (p, a.mul_add(b, -p));
+    }
     let (ah, al) = split(a);
     let (bh, bl) = split(b);
     let e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
     (p, e)
 }
 
-/// `a² = p + e` exactly (same precondition as [`two_prod`]).
-#[cfg(target_feature = "fma")]
+/// `a² = p + e` exactly (same precondition as [`two_prod`]); with Dekker's splitting, one split
+/// instead of two.
 #[inline(always)]
 pub(crate) fn two_square(a: f64) -> (f64, f64) {
-    two_prod(a, a)
-}
-
-/// `a² = p + e` exactly (same precondition as [`two_prod`]); one split instead of two.
-#[cfg(not(target_feature = "fma"))]
-#[inline(always)]
-pub(crate) fn two_square(a: f64) -> (f64, f64) {
+    if fma_enabled() {
+        return two_prod(a, a);
+    }
     let p = a * a;
     let (ah, al) = split(a);
     let e = ((ah * ah - p) + 2.0 * ah * al) + al * al;
     (p, e)
 }
+
+/// `$body(args)`, compiled twice: with FMA enabled (x86-64, run when the CPU has it; the exact
+/// products of [`two_prod`] are then one fused multiply–add) and for the baseline instruction
+/// set (Dekker's splitting). The body of a public function, written
+/// `fma_dispatch!(name_body(a: f64, …) -> T)`; `name_body` is `#[inline(always)]` so that its
+/// hot path is compiled into both. Both give the same bits (the products are exact either way),
+/// tested in `fast/src/fma_tests.rs`.
+macro_rules! fma_dispatch {
+    ($body:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty) => {{
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "fma")))]
+        if $crate::dd::fma_detected() {
+            #[target_feature(enable = "fma")]
+            #[allow(unsafe_code)]
+            unsafe fn fma($($arg: $ty),*) -> $ret {
+                $body($($arg),*)
+            }
+            // SAFETY: the CPU supports FMA (checked just above), the only requirement of calling
+            // a function compiled with it.
+            #[allow(unsafe_code)]
+            return unsafe { fma($($arg),*) };
+        }
+        $body($($arg),*)
+    }};
+}
+pub(crate) use fma_dispatch;
 
 /// `f·x² = hi + lo` exactly, for a power of two `f ∈ [2^-3, 2^-1]` and `x ≥ 0` (any size, `+∞`
 /// included): `(+∞, 0)` when `f·x²` overflows. Beyond `x = 1e150` the product is formed from
@@ -73,7 +118,6 @@ pub(crate) fn scaled_square(x: f64, f: f64) -> (f64, f64) {
     }
 }
 
-#[cfg(not(target_feature = "fma"))]
 #[inline(always)]
 fn split(a: f64) -> (f64, f64) {
     const C: f64 = 134_217_729.0; // 2^27 + 1
@@ -83,8 +127,15 @@ fn split(a: f64) -> (f64, f64) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Set by the tests to run the Dekker branch of the exact products even where the code
+        /// was compiled for (and runs on) a CPU with FMA.
+        pub(crate) static DEKKER_FORCED: Cell<bool> = const { Cell::new(false) };
+    }
 
     #[test]
     fn two_prod_is_exact_on_a_known_square() {

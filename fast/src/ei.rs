@@ -1,5 +1,6 @@
 //! Expected improvement `EI(μ, σ; y) = E[max(y - f, 0)]`, `f ~ N(μ, σ²)` (MATH.md, "Expected
 //! improvement"; minimisation convention).
+use crate::dd::fma_dispatch;
 use crate::scaled_h::{sigma_h_neg, sigma_h_pos, X_UNDERFLOW};
 use crate::standardize::Standardized;
 use crate::SliceLengthError;
@@ -25,6 +26,12 @@ use crate::SliceLengthError;
 /// [`ei_slice`]): the one tolerance table, `conformance/src/tolerances.rs`.
 #[inline]
 pub fn ei(mu: f64, sigma: f64, y: f64) -> f64 {
+    fma_dispatch!(ei_body(mu: f64, sigma: f64, y: f64) -> f64)
+}
+
+/// [`ei`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn ei_body(mu: f64, sigma: f64, y: f64) -> f64 {
     if !(sigma > 0.0) || sigma == f64::INFINITY || !(y - mu).is_finite() {
         return ei_special(mu, sigma, y);
     }

@@ -5,6 +5,7 @@
 //! are formed from the tail ratio `p` where the plain formulas would underflow or cancel:
 //! for `x = -z > 1`, `Φ(-x)/h(-x) = (φ0 - p(x))/(x·p(x))` and `φ(x)/h(-x) = φ0/p(x)`.
 use crate::consts::FRAC_1_SQRT_2PI;
+use crate::dd::fma_dispatch;
 use crate::ei::ei;
 use crate::log_ei::log_ei;
 use crate::pbgi::{pbgi, standardized_index};
@@ -92,7 +93,14 @@ fn ratios_over_h(z: f64) -> (f64, f64) {
 /// the closed forms in MPFR over the edges of f64 in `conformance/tests/fast_domain_edges.rs`.
 /// That bound in ULPs per region of `z`, and the measured maximum per region (also of
 /// [`ei_grad_slice`]): the one tolerance table, `conformance/src/tolerances.rs`.
+#[inline]
 pub fn ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
+    fma_dispatch!(ei_grad_body(mu: f64, sigma: f64, y: f64) -> EiGrad)
+}
+
+/// [`ei_grad`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn ei_grad_body(mu: f64, sigma: f64, y: f64) -> EiGrad {
     let value = ei(mu, sigma, y);
     if value.is_nan() {
         return EiGrad {
@@ -158,7 +166,14 @@ pub fn ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
 /// f64 in `conformance/tests/fast_domain_edges.rs`). That bound in ULPs per region of `z`, and
 /// the measured maximum per region (also of [`log_ei_grad_slice`]): the one tolerance table,
 /// `conformance/src/tolerances.rs`.
+#[inline]
 pub fn log_ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
+    fma_dispatch!(log_ei_grad_body(mu: f64, sigma: f64, y: f64) -> EiGrad)
+}
+
+/// [`log_ei_grad`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn log_ei_grad_body(mu: f64, sigma: f64, y: f64) -> EiGrad {
     let value = log_ei(mu, sigma, y);
     let infinite = y.is_infinite() || mu.is_infinite();
     if value.is_nan() || sigma == f64::INFINITY || infinite {
@@ -237,7 +252,14 @@ fn minus_inverse(mu: f64, y: f64) -> f64 {
 /// `conformance/tests/fast_domain_edges.rs`. That bound in ULPs per region of `u`, and the
 /// measured maximum per region (also of [`pbgi_grad_slice`]): the one tolerance table,
 /// `conformance/src/tolerances.rs`.
+#[inline]
 pub fn pbgi_grad(mu: f64, sigma: f64, cost: f64) -> PbgiGrad {
+    fma_dispatch!(pbgi_grad_body(mu: f64, sigma: f64, cost: f64) -> PbgiGrad)
+}
+
+/// [`pbgi_grad`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn pbgi_grad_body(mu: f64, sigma: f64, cost: f64) -> PbgiGrad {
     let value = pbgi(mu, sigma, cost);
     if value.is_nan() || !sigma.is_finite() || !cost.is_finite() || !mu.is_finite() {
         return PbgiGrad {

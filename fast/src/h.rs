@@ -1,4 +1,5 @@
 //! `h(z) = E[max(z - Z, 0)] = z·Φ(z) + φ(z)` and `ln h(z)` (MATH.md, "Gaussian building blocks").
+use crate::dd::fma_dispatch;
 use crate::scaled_h::{ln_h_neg, sigma_h_neg, sigma_h_pos, X_UNDERFLOW};
 
 /// `h(z) = z·Φ(z) + φ(z)`, the expected improvement of a standard normal below threshold `z`.
@@ -19,6 +20,12 @@ use crate::scaled_h::{ln_h_neg, sigma_h_neg, sigma_h_pos, X_UNDERFLOW};
 /// `conformance/src/tolerances.rs` (error analysis: `proofs-notes/fast-error-analysis.md`).
 #[inline]
 pub fn h(z: f64) -> f64 {
+    fma_dispatch!(h_body(z: f64) -> f64)
+}
+
+/// [`h`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn h_body(z: f64) -> f64 {
     if z >= 0.0 {
         sigma_h_pos(z, 1.0, z, 0.0)
     } else if z >= -X_UNDERFLOW {
@@ -45,6 +52,12 @@ pub fn h(z: f64) -> f64 {
 /// the measured maximum per region: the one tolerance table, `conformance/src/tolerances.rs`.
 #[inline]
 pub fn ln_h(z: f64) -> f64 {
+    fma_dispatch!(ln_h_body(z: f64) -> f64)
+}
+
+/// [`ln_h`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn ln_h_body(z: f64) -> f64 {
     if z >= 0.0 {
         sigma_h_pos(z, 1.0, z, 0.0).ln()
     } else if z.is_nan() {

@@ -35,7 +35,7 @@ const SPECIALS: [f64; 17] = [
 /// One threshold and `n` points `(μ, σ, cost)`: BO-like points, every z region (with extra
 /// weight on the lane kernels' boundaries ±20, ±37, ±38.5, 40, 2^16), σ from 1e-300 to 1e300,
 /// special values, tiny `y - μ`, costs around EI and beyond.
-fn inputs(rng: &mut ChaCha8Rng, n: usize) -> (f64, Vec<f64>, Vec<f64>, Vec<f64>) {
+pub(crate) fn inputs(rng: &mut ChaCha8Rng, n: usize) -> (f64, Vec<f64>, Vec<f64>, Vec<f64>) {
     let ys = [-1.0, 0.0, 3.5, 1e-260, -1e200, 1e300];
     let y = ys[rng.gen_range(0..ys.len())];
     let (mut mu, mut sigma, mut cost) = (Vec::new(), Vec::new(), Vec::new());
@@ -190,7 +190,7 @@ unsafe fn compare_avx2(y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
 /// `φ0 ± 1e-3` where the middle regime switches its start, `2^-1022`), `σ` at the ends of the
 /// lanes' range (`1e-280`, `1e280`) and beyond, subnormal and huge costs, `μ` near `±f64::MAX`
 /// (where `μ + σu` overflows), special values.
-fn pbgi_inputs(rng: &mut ChaCha8Rng, n: usize) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+pub(crate) fn pbgi_inputs(rng: &mut ChaCha8Rng, n: usize) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     let phi0 = 0.398_942_280_401_432_7;
     let breaks = [
         0.083_315_470_587_686_3,

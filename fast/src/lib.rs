@@ -8,9 +8,11 @@
 //! maximum measured against the MPFR reference `pbgi-reference` per region, on the scalar and
 //! the slice paths); the error analysis is `proofs-notes/fast-error-analysis.md`.
 //!
-//! The exact products behind that accuracy use Dekker's splitting by default; compiling with
-//! `-C target-feature=+fma` (or `-C target-cpu=native` on a CPU with FMA) switches them to
-//! hardware FMA, which is faster and gives the same results.
+//! The exact products behind that accuracy use a hardware FMA where the CPU has one: the
+//! public scalar functions are compiled twice, with and without FMA, and choose at run time
+//! (x86-64; a cached check), or always with it when compiled with `-C target-feature=+fma`.
+//! Dekker's splitting otherwise. Both are exact, so both give the same bits (tested in
+//! `fast/src/fma_tests.rs`).
 //!
 //! [`ei_slice`], [`log_ei_slice`], [`log_eipc_slice`], [`pbgi_slice`], [`ei_grad_slice`] and
 //! [`pbgi_grad_slice`] compute four points at a time, with AVX2 and FMA when the CPU has them
@@ -18,7 +20,8 @@
 //! path they return the bits of the scalar functions.
 // `unsafe` only to call the AVX2+FMA compilation of a kernel after checking that the CPU has
 // them (`lanes::lanes_entry`), and for the AVX intrinsics of the lane type that compilation
-// uses (`lanes::Avx4`).
+// uses (`lanes::Avx4`); and to call the FMA compilation of a scalar function after checking
+// that the CPU has FMA (`dd::fma_dispatch`).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -29,6 +32,8 @@ mod domain;
 mod ei;
 mod ei_lanes;
 mod exp_reduced;
+#[cfg(test)]
+mod fma_tests;
 mod gradients;
 mod gradients_lanes;
 mod h;

@@ -1,4 +1,5 @@
 //! `LogEI(μ, σ; y) = ln EI(μ, σ; y)` (MATH.md, "Expected improvement").
+use crate::dd::fma_dispatch;
 use crate::ei::{ei, ei_standardized, SIGMA_KERNEL_MAX, SIGMA_KERNEL_MIN};
 use crate::h::ln_h;
 use crate::scaled_h::{ln_h_neg_huge, ln_h_neg_plus, ln_sigma_h_neg, LN_SQRT_2PI, X_HUGE};
@@ -24,6 +25,12 @@ use crate::SliceLengthError;
 /// [`log_ei_slice`]): the one tolerance table, `conformance/src/tolerances.rs`.
 #[inline]
 pub fn log_ei(mu: f64, sigma: f64, y: f64) -> f64 {
+    fma_dispatch!(log_ei_body(mu: f64, sigma: f64, y: f64) -> f64)
+}
+
+/// [`log_ei`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn log_ei_body(mu: f64, sigma: f64, y: f64) -> f64 {
     if !(sigma > 0.0) || sigma == f64::INFINITY || !(y - mu).is_finite() {
         return log_ei_special(mu, sigma, y);
     }

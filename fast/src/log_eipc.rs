@@ -1,5 +1,6 @@
 //! `LogEIPC(μ, σ, y, c) = ln EI(μ, σ; y) - ln c` [stopping paper, eq. 4] and its unknown-cost
 //! variants [stopping paper, eqs. 13–14].
+use crate::dd::fma_dispatch;
 use crate::dd::{scaled_square, two_sum};
 use crate::ei::{ei, SIGMA_KERNEL_MAX, SIGMA_KERNEL_MIN};
 use crate::log_ei::{log_ei, log_ei_far_left};
@@ -27,6 +28,12 @@ use crate::SliceLengthError;
 /// region (also of [`log_eipc_slice`]): the one tolerance table, `conformance/src/tolerances.rs`.
 #[inline]
 pub fn log_eipc(mu: f64, sigma: f64, y: f64, cost: f64) -> f64 {
+    fma_dispatch!(log_eipc_body(mu: f64, sigma: f64, y: f64, cost: f64) -> f64)
+}
+
+/// [`log_eipc`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn log_eipc_body(mu: f64, sigma: f64, y: f64, cost: f64) -> f64 {
     if !(cost > 0.0) {
         return f64::NAN;
     }
@@ -91,6 +98,12 @@ fn log_eipc_rescaled(mu: f64, sigma: f64, y: f64, cost: f64) -> Option<f64> {
 /// tolerance table, `conformance/src/tolerances.rs`.
 #[inline]
 pub fn log_eipc_inv(mu: f64, sigma: f64, y: f64, m: f64, s: f64) -> f64 {
+    fma_dispatch!(log_eipc_inv_body(mu: f64, sigma: f64, y: f64, m: f64, s: f64) -> f64)
+}
+
+/// [`log_eipc_inv`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn log_eipc_inv_body(mu: f64, sigma: f64, y: f64, m: f64, s: f64) -> f64 {
     log_ei_minus_log_cost(mu, sigma, y, m, s, -1.0)
 }
 
@@ -103,6 +116,12 @@ pub fn log_eipc_inv(mu: f64, sigma: f64, y: f64, m: f64, s: f64) -> f64 {
 /// tolerance table, `conformance/src/tolerances.rs`.
 #[inline]
 pub fn log_eipc_exp(mu: f64, sigma: f64, y: f64, m: f64, s: f64) -> f64 {
+    fma_dispatch!(log_eipc_exp_body(mu: f64, sigma: f64, y: f64, m: f64, s: f64) -> f64)
+}
+
+/// [`log_eipc_exp`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn log_eipc_exp_body(mu: f64, sigma: f64, y: f64, m: f64, s: f64) -> f64 {
     log_ei_minus_log_cost(mu, sigma, y, m, s, 1.0)
 }
 

@@ -1,5 +1,6 @@
 //! `ln Φ(x)`, the logarithm of the standard normal distribution function (SciPy's
 //! `log_ndtr`; MATH.md, "Gaussian building blocks": `Φ = h'`).
+use crate::dd::fma_dispatch;
 use crate::dd::{scaled_square, two_prod};
 use crate::scaled_h::LN_SQRT_2PI;
 use crate::tail::p_tail;
@@ -29,6 +30,12 @@ use crate::SliceLengthError;
 /// `|x| > 1e8` are scanned in `fast/tests/log_ndtr_against_reference.rs`.
 #[inline]
 pub fn log_ndtr(x: f64) -> f64 {
+    fma_dispatch!(log_ndtr_body(x: f64) -> f64)
+}
+
+/// [`log_ndtr`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn log_ndtr_body(x: f64) -> f64 {
     if x > 0.0 {
         if x > Q_UNDERFLOW {
             // Q(x) < 2^-1075: ln Φ(x) = -Q(x) rounds to -0 (also for x = +∞).

@@ -1,6 +1,7 @@
 //! The Pandora's Box Gittins index `g`: `EI(μ, σ; g) = c` (MATH.md, "Pandora's Box Gittins
 //! index"), i.e. `g = μ + σ·u` with `h(u) = c/σ`.
 use crate::consts::{FRAC_1_SQRT_2PI, FRAC_1_SQRT_2PI_LO, LN2_HI, LN2_LO};
+use crate::dd::fma_dispatch;
 use crate::dd::{scaled_square, two_prod, two_square, two_sum};
 use crate::pbgi_start_coeffs::{R_BREAKS, U_OF_R, X_OF_V};
 use crate::scaled_h::gauss_unscaled;
@@ -33,6 +34,12 @@ pub(crate) const R_TABLE_END: f64 = R_BREAKS[7];
 /// `conformance/src/tolerances.rs`.
 #[inline]
 pub fn pbgi(mu: f64, sigma: f64, cost: f64) -> f64 {
+    fma_dispatch!(pbgi_body(mu: f64, sigma: f64, cost: f64) -> f64)
+}
+
+/// [`pbgi`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn pbgi_body(mu: f64, sigma: f64, cost: f64) -> f64 {
     if !(sigma > 0.0) || !(cost > 0.0) || !mu.is_finite() || !sigma.is_finite() || !cost.is_finite()
     {
         return pbgi_special(mu, sigma, cost);
@@ -65,6 +72,8 @@ fn add_offset_halved(mu: f64, sigma: f64, u: f64, offset: f64) -> f64 {
 }
 
 /// `u` with `h(u) = c/σ` (finite `σ > 0`, `c > 0`; for `c/σ ≥ 40`, `u = c/σ` rounded).
+/// Inlined, so that the FMA compilation of its caller includes it.
+#[inline(always)]
 pub(crate) fn standardized_index(sigma: f64, cost: f64) -> f64 {
     solve(sigma, cost, 0.0, || cost.ln()).0
 }
@@ -346,6 +355,12 @@ pub fn pbgi_slice(
 /// region of `u`: the one tolerance table, `conformance/src/tolerances.rs`.
 #[inline]
 pub fn pbgi_lognormal(mu: f64, sigma: f64, m: f64, s: f64) -> f64 {
+    fma_dispatch!(pbgi_lognormal_body(mu: f64, sigma: f64, m: f64, s: f64) -> f64)
+}
+
+/// [`pbgi_lognormal`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn pbgi_lognormal_body(mu: f64, sigma: f64, m: f64, s: f64) -> f64 {
     if !(s >= 0.0) || m.is_nan() {
         return f64::NAN;
     }
@@ -425,6 +440,12 @@ fn mu_plus_exp(mu: f64, l_hi: f64, l_lo: f64) -> f64 {
 /// index.
 #[inline]
 pub fn pbgi_small_cost(mu: f64, sigma: f64, cost: f64) -> f64 {
+    fma_dispatch!(pbgi_small_cost_body(mu: f64, sigma: f64, cost: f64) -> f64)
+}
+
+/// [`pbgi_small_cost`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+#[inline(always)]
+fn pbgi_small_cost_body(mu: f64, sigma: f64, cost: f64) -> f64 {
     if mu.is_nan() || !(sigma >= 0.0) || !(cost > 0.0) {
         return f64::NAN;
     }
