@@ -326,7 +326,13 @@ pub fn ei_grad_slice(
 }
 
 /// [`log_ei_grad`] over slices: `value[i]`, `d_mu[i]`, `d_sigma[i]` of
-/// `log_ei_grad(mu[i], sigma[i], y)` (a loop of the scalar function). No allocation.
+/// `log_ei_grad(mu[i], sigma[i], y)`, bit for bit. No allocation.
+///
+/// Four points at a time, as [`ei_grad_slice`]: the value by the lanes of
+/// [`crate::log_ei_slice`], `h(z)` by the EI lanes, `exp` and `erfc` lane by lane; points those
+/// lanes leave out (and `z` outside `[-2^16, 20]`) fall back to [`log_ei_grad`]. Every path
+/// gives the bits of [`log_ei_grad`] (`fast/src/gradients_lanes.rs`, tested in
+/// `fast/src/lanes_tests.rs` on both compilations).
 ///
 /// # Errors
 /// [`SliceLengthError`] (and nothing written) unless all slices have equal lengths.
@@ -339,10 +345,7 @@ pub fn log_ei_grad_slice(
     d_sigma: &mut [f64],
 ) -> Result<(), SliceLengthError> {
     check_grad_lengths(mu, sigma, value, d_mu, d_sigma)?;
-    for i in 0..mu.len() {
-        let g = log_ei_grad(mu[i], sigma[i], y);
-        (value[i], d_mu[i], d_sigma[i]) = (g.value, g.d_mu, g.d_sigma);
-    }
+    crate::gradients_lanes::log_ei_grad_lanes(mu, sigma, y, value, d_mu, d_sigma);
     Ok(())
 }
 

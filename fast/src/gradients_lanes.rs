@@ -1,16 +1,20 @@
-//! [`crate::pbgi_grad`] and [`crate::ei_grad`] four points at a time (the bodies of
-//! [`crate::pbgi_grad_slice`] and [`crate::ei_grad_slice`]).
+//! [`crate::pbgi_grad`], [`crate::ei_grad`] and [`crate::log_ei_grad`] four points at a time
+//! (the bodies of [`crate::pbgi_grad_slice`], [`crate::ei_grad_slice`] and
+//! [`crate::log_ei_grad_slice`]).
 //!
 //! The values come from the lane kernels of [`crate::pbgi_slice`] (`pbgi_lanes.rs`, which also
 //! gives `u`, so the index is solved once, not twice as `pbgi` and `standardized_index`) and
-//! of [`crate::ei_slice`] (`ei_lanes.rs`); the derivatives take the scalar code's operations in
-//! the same order, with its branch (`u < -1`, `z < -1`) as a select, the tail ratio `p` on the
+//! of [`crate::ei_slice`] and [`crate::log_ei_slice`] (`ei_lanes.rs`, `log_ei_lanes.rs`); the
+//! derivatives take the scalar code's operations in the same order, with its branch (`u < -1`,
+//! `z < -1`) as a select, the tail ratio `p` and `h(z)` (the EI kernel at `σ = 1`) on the
 //! lanes, and the library `exp` and `erfc` lane by lane. So every lane returns the bits of the
-//! scalar gradient; lanes the value kernels leave to the scalar code (and, for EI, `z < -2^16`)
-//! are recomputed by it.
+//! scalar gradient; lanes the value kernels leave to the scalar code (and `z < -2^16`, for
+//! LogEI also `z > 20`) are recomputed by it.
 use crate::consts::FRAC_1_SQRT_2PI;
-use crate::ei_lanes::ei_x4;
+use crate::ei_lanes::{ei_kernel, ei_x4, StandardLanes};
+use crate::lanes::two_square;
 use crate::lanes::{lanes_entry, LaneMask, Lanes, LANES};
+use crate::log_ei_lanes::log_ei_x4;
 use crate::pbgi_lanes::{chunks, index_x4, solve_chunk};
 use crate::tail_lanes::p_tail_sq;
 use core::f64::consts::FRAC_1_SQRT_2;
@@ -166,6 +170,96 @@ pub(crate) fn ei_grad_lanes_kernel<V: Lanes>(
     for j in n - n % LANES..n {
         [value[j], d_mu[j], d_sigma[j]] = scalar(mu[j], sigma[j]);
     }
+}
+
+/// `(∂/∂μ, ∂/∂σ)` of `log_ei_grad` for four lanes, given `z ∈ [-2^16, 20]` and `σ`:
+/// `(-a/σ, b/σ)` with `(a, b) = ratios_over_h(z)`.
+#[inline(always)]
+fn log_ei_derivatives<V: Lanes>(z: V, sigma: V) -> (V, V) {
+    let lower = z.lt(-1.0);
+    let x = V::select(lower, -z, V::splat(1.0));
+    let p = p_tail(x);
+    let a_lower = (V::splat(FRAC_1_SQRT_2PI) - p) / (x * p);
+    let b_lower = V::splat(FRAC_1_SQRT_2PI) / p;
+    // h(z) for z ∈ [-1, 20] as crate::h::h: sigma_h_pos(z, 1, z, 0) or sigma_h_neg(-z, 0, 1, 0),
+    // i.e. the EI kernel at σ = 1, y - μ = z + 0, and z's low part -0 (so that xlo = +0).
+    let zu = V::select(lower, V::splat(0.5), z);
+    let s = StandardLanes {
+        dhi: zu,
+        dlo: V::splat(0.0),
+        zhi: zu,
+        zlo: V::splat(-0.0),
+    };
+    let xu = zu.abs();
+    let sq = two_square(xu);
+    let h = ei_kernel(&s, V::splat(1.0), xu, sq, &p_tail_sq(xu, sq.0, sq.1));
+    let (za, low) = (z.to_array(), lower.bools());
+    // Φ(z) = erfc(-z/√2)/2 and φ(z) where z ≥ -1 (1 elsewhere).
+    let big = V::from_array(core::array::from_fn(|l| {
+        if low[l] {
+            1.0
+        } else {
+            0.5 * libm::erfc(-za[l] * FRAC_1_SQRT_2)
+        }
+    }));
+    let phi = V::from_array(core::array::from_fn(|l| {
+        if low[l] {
+            1.0
+        } else {
+            FRAC_1_SQRT_2PI * (-0.5 * za[l] * za[l]).exp()
+        }
+    }));
+    let a = V::select(lower, a_lower, big / h);
+    let b = V::select(lower, b_lower, phi / h);
+    (-a / sigma, b / sigma)
+}
+
+/// `log_ei_grad` over slices (equal lengths, checked by the caller).
+#[inline(always)]
+pub(crate) fn log_ei_grad_lanes_kernel<V: Lanes>(
+    mu: &[f64],
+    sigma: &[f64],
+    y: f64,
+    value: &mut [f64],
+    d_mu: &mut [f64],
+    d_sigma: &mut [f64],
+) {
+    let n = mu.len();
+    let scalar = |mu: f64, sigma: f64| {
+        let g = crate::log_ei_grad(mu, sigma, y);
+        [g.value, g.d_mu, g.d_sigma]
+    };
+    for i in (0..n - n % LANES).step_by(LANES) {
+        let (m, s) = (V::load(mu, i), V::load(sigma, i));
+        let (v, ok) = log_ei_x4(m, s, y);
+        // standardized_z: (y - μ)/σ (y - μ finite on the lanes log_ei_x4 settles).
+        let z = (V::splat(y) - m) / s;
+        let ok = ok & z.ge(-65536.0) & z.le(20.0);
+        let (dm, ds) = log_ei_derivatives(V::select(ok, z, V::splat(0.0)), s);
+        store3::<V>(
+            [&mut *value, &mut *d_mu, &mut *d_sigma],
+            i,
+            [v, dm, ds],
+            ok,
+            |j| scalar(mu[j], sigma[j]),
+        );
+    }
+    for j in n - n % LANES..n {
+        [value[j], d_mu[j], d_sigma[j]] = scalar(mu[j], sigma[j]);
+    }
+}
+
+lanes_entry! {
+    /// [`crate::log_ei_grad`] over slices, four lanes at a time (instruction set chosen at run
+    /// time).
+    fn log_ei_grad_lanes(
+        mu: &[f64],
+        sigma: &[f64],
+        y: f64,
+        value: &mut [f64],
+        d_mu: &mut [f64],
+        d_sigma: &mut [f64],
+    ) => log_ei_grad_lanes_kernel
 }
 
 lanes_entry! {

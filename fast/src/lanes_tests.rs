@@ -3,7 +3,9 @@
 //! run-time choice, on seeded random inputs over every branch and on edge values, with lengths
 //! that leave every remainder.
 use crate::ei_lanes::{ei_lanes_kernel, ei_x4};
-use crate::gradients_lanes::{ei_grad_lanes_kernel, pbgi_grad_lanes_kernel};
+use crate::gradients_lanes::{
+    ei_grad_lanes_kernel, log_ei_grad_lanes_kernel, pbgi_grad_lanes_kernel,
+};
 use crate::lanes::{F64x4, LaneMask, Lanes, LANES};
 use crate::log_ei_lanes::{log_ei_lanes_kernel, log_ei_x4, log_eipc_lanes_kernel, log_eipc_x4};
 use crate::pbgi_lanes::{pbgi_lanes_kernel, pbgi_regimes};
@@ -128,6 +130,20 @@ fn compare<V: Lanes>(path: &str, y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]
     assert_same(
         path,
         "ei_grad.d_sigma",
+        &d_sigma,
+        &field(|g| g.d_sigma),
+        args,
+    );
+    log_ei_grad_lanes_kernel::<V>(mu, sigma, y, &mut got, &mut d_mu, &mut d_sigma);
+    let want: Vec<_> = (0..n)
+        .map(|i| crate::log_ei_grad(mu[i], sigma[i], y))
+        .collect();
+    let field = |f: fn(&crate::EiGrad) -> f64| want.iter().map(f).collect::<Vec<_>>();
+    assert_same(path, "log_ei_grad.value", &got, &field(|g| g.value), args);
+    assert_same(path, "log_ei_grad.d_mu", &d_mu, &field(|g| g.d_mu), args);
+    assert_same(
+        path,
+        "log_ei_grad.d_sigma",
         &d_sigma,
         &field(|g| g.d_sigma),
         args,
@@ -335,6 +351,15 @@ fn the_public_slices_equal_the_scalar_functions() {
             &[g.value, g.d_sigma, g.d_cost],
             |_| format!("index {i}"),
         );
+    }
+    crate::log_ei_grad_slice(&mu, &sigma, y, &mut out, &mut d1, &mut d2).unwrap();
+    for i in 0..mu.len() {
+        let g = crate::log_ei_grad(mu[i], sigma[i], y);
+        let got = [out[i], d1[i], d2[i]];
+        let want = [g.value, g.d_mu, g.d_sigma];
+        assert_same(crate::simd_path(), "log_ei_grad_slice", &got, &want, |_| {
+            format!("index {i}")
+        });
     }
     crate::ei_grad_slice(&mu, &sigma, y, &mut out, &mut d1, &mut d2).unwrap();
     for i in 0..mu.len() {

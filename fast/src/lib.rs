@@ -14,10 +14,9 @@
 //! Dekker's splitting otherwise. Both are exact, so both give the same bits (tested in
 //! `fast/src/fma_tests.rs`).
 //!
-//! [`ei_slice`], [`log_ei_slice`], [`log_eipc_slice`], [`pbgi_slice`], [`ei_grad_slice`] and
-//! [`pbgi_grad_slice`] compute four points at a time, with AVX2 and FMA when the CPU has them
-//! (chosen at run time, [`simd_path`]) and the baseline instruction set otherwise; on every
-//! path they return the bits of the scalar functions.
+//! Every `*_slice` function except [`log_ndtr_slice`] computes four points at a time, with AVX2
+//! and FMA when the CPU has them (chosen at run time, [`simd_path`]) and the baseline
+//! instruction set otherwise; on every path they return the bits of the scalar functions.
 // `unsafe` only to call the AVX2+FMA compilation of a kernel after checking that the CPU has
 // them (`lanes::lanes_entry`), and for the AVX intrinsics of the lane type that compilation
 // uses (`lanes::Avx4`); and to call the FMA compilation of a scalar function after checking
