@@ -333,7 +333,9 @@ fn with_odd_reciprocals<T>(
         let table = &mut cache[at];
         while table.floats.len() < terms {
             let odd = 2 * table.floats.len() as u32 + 3;
-            let r = down(wp, Float::with_val(wp, 1) / odd);
+            // The quotient must be rounded once, downward: an owned `Float / u32` would round
+            // to nearest first and `down` could then only keep that value.
+            let r = down(wp, &Float::with_val(wp, 1) / odd);
             table
                 .shorts
                 .push((wp <= 128).then(|| Short::from_float(&r)).flatten());
@@ -649,6 +651,25 @@ pub(crate) fn ln_upper_tail(x: &Interval, p: u32) -> Interval {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every cached `RD(1/(2k+3))` is the largest `wp`-bit float at or below `1/(2k+3)`:
+    /// `r·odd ≤ 1 < (r + ulp)·odd`, both products exact at `wp + 32` bits.
+    #[test]
+    fn odd_reciprocals_are_rounded_down() {
+        for wp in [53, 64, 103, 127, 128, 129, 200, 256] {
+            with_odd_reciprocals(200, wp, |floats, _| {
+                for (k, r) in floats.iter().enumerate() {
+                    let odd = 2 * k as u32 + 3;
+                    assert_eq!(r.prec(), wp);
+                    let below = Float::with_val(wp + 32, r * odd);
+                    let mut next = r.clone();
+                    next.next_up();
+                    let above = Float::with_val(wp + 32, &next * odd);
+                    assert!(below <= 1u32 && above > 1u32, "wp {wp}, 1/{odd}: {r}");
+                }
+            });
+        }
+    }
 
     /// `x ∈ [lo, hi]` at `prec` bits, `hi = lo·(1 + width·2^-prec)` rounded up (a point for
     /// width 0).
