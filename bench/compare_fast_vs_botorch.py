@@ -145,7 +145,7 @@ def main():
 
     def ratio(mine, peer_key):
         """Median over the rounds of the per-round ratio (the bisections: one run each)."""
-        if peer_key in rounds[0]:
+        if all(peer_key in rd for rd in rounds):
             return float(np.median([rd[mine] / rd[peer_key] for rd in rounds]))
         return every[mine] / every[peer_key]
 
