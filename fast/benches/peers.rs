@@ -5,7 +5,9 @@
 //! minimum over repeats, and `simd_path`, the compilation the slices ran) and is run by
 //! `bench/run`, never by the test command.
 //!
-//! Usage: `cargo bench -p pbgi-fast --bench peers -- DIR [REPEATS]`.
+//! Usage: `cargo bench -p pbgi-fast --bench peers -- DIR [REPEATS] [no-bisection]` (the last
+//! word skips `pbgi_bisection100`, several seconds per run, for callers that run this once per
+//! round of an interleaved comparison).
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -39,10 +41,11 @@ fn main() {
         .filter(|a| !a.starts_with("--"))
         .collect();
     let Some(dir) = args.first() else {
-        eprintln!("usage: peers DIR [REPEATS]");
+        eprintln!("usage: peers DIR [REPEATS] [no-bisection]");
         std::process::exit(2)
     };
     let repeats: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(5);
+    let bisection = args.get(2).map(String::as_str) != Some("no-bisection");
     let mu = read_f64s(dir, "mu.f64");
     let sigma = read_f64s(dir, "sigma.f64");
     let cost = read_f64s(dir, "cost.f64");
@@ -120,15 +123,17 @@ fn main() {
             black_box((&out, &out2, &out3));
         }),
     ));
-    times.push((
-        "pbgi_bisection100",
-        ns_per_point(n, 1, || {
-            for i in 0..n {
-                out[i] = pbgi_fast::pbgi_bisection100(black_box(mu[i]), sigma[i], cost[i]);
-            }
-            black_box(&out);
-        }),
-    ));
+    if bisection {
+        times.push((
+            "pbgi_bisection100",
+            ns_per_point(n, 1, || {
+                for i in 0..n {
+                    out[i] = pbgi_fast::pbgi_bisection100(black_box(mu[i]), sigma[i], cost[i]);
+                }
+                black_box(&out);
+            }),
+        ));
+    }
     let mut body: Vec<String> = times
         .iter()
         .map(|(k, v)| format!("\"{k}\": {v:.3}"))

@@ -93,7 +93,8 @@ fn log_eipc_rescaled(mu: f64, sigma: f64, y: f64, cost: f64) -> Option<f64> {
 /// `= log_ei(μ, σ, y) - (m - s²/2)`. Domain: NaN in → NaN; `s < 0` → NaN (the formula depends
 /// on `s²` only, but a negative standard deviation is an input error); every finite `m` and
 /// `s ≥ 0` otherwise, also where `s²/2` or `LogEI` alone leave f64's range (they are combined
-/// before rounding). Accuracy: ≤ 4 ulp of `max(|LogEI|, |m - s²/2|, |result|, 1)` from the
+/// before rounding). Infinite arguments give the limit (an infinite `LogEI` with finite `m`
+/// and `s` is the result, whatever `s²/2`), NaN where it is `∞ - ∞`. Accuracy: ≤ 4 ulp of `max(|LogEI|, |m - s²/2|, |result|, 1)` from the
 /// correctly rounded result; bound, derivation and measured maximum per region: the one
 /// tolerance table, `conformance/src/tolerances.rs`.
 #[inline]
@@ -111,7 +112,8 @@ fn log_eipc_inv_body(mu: f64, sigma: f64, y: f64, m: f64, s: f64) -> f64 {
 /// form keeps the equivalence with the PBGI stopping rule (MATH.md).
 ///
 /// `= log_ei(μ, σ, y) - (m + s²/2)`. Domain: NaN in → NaN; `s < 0` → NaN; every finite `m` and
-/// `s ≥ 0` otherwise. Accuracy: ≤ 4 ulp of `max(|LogEI|, |m + s²/2|, |result|, 1)` from the
+/// `s ≥ 0` otherwise. Infinite arguments give the limit (an infinite `LogEI` with finite `m`
+/// and `s` is the result, whatever `s²/2`), NaN where it is `∞ - ∞`. Accuracy: ≤ 4 ulp of `max(|LogEI|, |m + s²/2|, |result|, 1)` from the
 /// correctly rounded result; bound, derivation and measured maximum per region: the one
 /// tolerance table, `conformance/src/tolerances.rs`.
 #[inline]
@@ -163,7 +165,11 @@ fn log_ei_minus_log_cost_far(
 ) -> f64 {
     let valid = mu.is_finite() && y.is_finite() && sigma.is_finite() && sigma >= 0.0;
     if !(valid && m.is_finite() && s.is_finite()) {
-        // NaN and the limits of infinite arguments.
+        // NaN and the limits of infinite arguments. An infinite LogEI with finite m and s is
+        // the limit itself, even where s²/2 overflows (the sum below would form ∞ - ∞).
+        if l.is_infinite() && m.is_finite() && s.is_finite() {
+            return l;
+        }
         return l - (m + sign * (0.5 * s * s));
     }
     let far = if l == f64::NEG_INFINITY {

@@ -14,6 +14,32 @@ fn infinities_follow_the_limits() {
     assert_eq!(ln_h(f64::NEG_INFINITY), f64::NEG_INFINITY);
     assert_eq!(pbgi(0.0, f64::INFINITY, 1.0), f64::NEG_INFINITY);
     assert_eq!(pbgi(0.0, 1.0, f64::INFINITY), f64::INFINITY);
+    // LogEI = -∞ (μ = +∞) or +∞ (σ = +∞) with finite m and s is the limit of LogEIPC, also
+    // where s²/2 overflows (s > 1.9e154) and the cost term alone is infinite.
+    for s in [0.0, 1.0, 1e154, 1e200, f64::MAX] {
+        for m in [-1e300, 0.0, 1e300] {
+            assert_eq!(
+                log_eipc_inv(f64::INFINITY, 1.0, 0.0, m, s),
+                f64::NEG_INFINITY,
+                "{m} {s}"
+            );
+            assert_eq!(
+                log_eipc_exp(f64::INFINITY, 1.0, 0.0, m, s),
+                f64::NEG_INFINITY,
+                "{m} {s}"
+            );
+            assert_eq!(
+                log_eipc_inv(0.0, f64::INFINITY, 0.0, m, s),
+                f64::INFINITY,
+                "{m} {s}"
+            );
+            assert_eq!(
+                log_eipc_exp(0.0, f64::INFINITY, 0.0, m, s),
+                f64::INFINITY,
+                "{m} {s}"
+            );
+        }
+    }
 }
 
 #[test]

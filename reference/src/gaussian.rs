@@ -24,7 +24,7 @@
 //! The same methods give the Mills ratio `Q(x)/φ(x)` ([`tail_ratios`]), hence `Q`, `ln Q` and
 //! `Φ` for `ln Φ` and the gradients.
 
-use crate::interval::{down, exponent, ln_sqrt_2pi, log2_abs, sqrt_2pi, up, Interval};
+use crate::interval::{down, exponent, ln_sqrt_2pi, log2_abs, up, with_sqrt_2pi, Interval};
 use crate::short_float::Short;
 use rug::float::Round;
 use rug::ops::{AddAssignRound, DivAssignRound, MulAssignRound, Pow};
@@ -106,7 +106,7 @@ pub(crate) fn phi(x: &Interval, p: u32) -> Interval {
         hi: up(wp, -(x2.lo >> 1u32)),
     }
     .exp(p);
-    e.div_nonneg(&sqrt_2pi(p), p)
+    with_sqrt_2pi(p, |s| e.div_nonneg(s, p))
 }
 
 /// `ln φ(x) = -x²/2 - ln √(2π)` enclosed.
@@ -214,9 +214,7 @@ fn taylor_sum_with(x: &Interval, wp: u32, short_loop: bool) -> Interval {
     // s̃ ≥ (1 - ε)^K·S_N(x.lo), K = 4N + 1.
     let k = 4 * u64::from(n) + 1;
     // At precision wp: the factor's distance from 1 is a few thousand units of 2^-wp.
-    let k_eps = Float::with_val(64, k) >> (wp - 1);
-    let shrink = down(wp, 1u32 - &k_eps);
-    let mut factor = up(wp, shrink.recip_ref());
+    let mut factor = rounding_factor(k, wp);
     // t_k(x.hi) = ρ^(2k+1)·t_k(x.lo) ≤ ρ^(2N+1)·t_k(x.lo) for k ≤ N (ρ = 1 + δ ≥ 1), and
     // ρ^m ≤ e^(mδ) ≤ 1 + 2mδ while mδ ≤ 1 (convexity of exp on [0, 1], e < 3): no power.
     let m = 2 * n + 1;
@@ -266,6 +264,34 @@ fn taylor_terms_short(
     Some(false)
 }
 
+/// `RU(1/RD(1 - k·2^(1-wp)))` at `wp` bits, the factor of [`taylor_sum`]'s upper end for
+/// `k = 4N + 1` roundings (cached per thread: it depends on `k` and `wp` only, and costs a
+/// division).
+fn rounding_factor(k: u64, wp: u32) -> Float {
+    thread_local! {
+        static FACTORS: std::cell::RefCell<std::collections::HashMap<(u64, u32), Float>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    let compute = || {
+        // At precision wp: the factor's distance from 1 is a few thousand units of 2^-wp.
+        let k_eps = Float::with_val(64, k) >> (wp - 1);
+        let shrink = down(wp, 1u32 - &k_eps);
+        up(wp, shrink.recip_ref())
+    };
+    FACTORS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some(f) = cache.get(&(k, wp)) {
+            return f.clone();
+        }
+        if cache.len() >= 4096 {
+            cache.clear();
+        }
+        let f = compute();
+        cache.insert((k, wp), f.clone());
+        f
+    })
+}
+
 thread_local! {
     /// `RD(1/(2n+3))` for `n = 0, 1, …`, per working precision (a few precisions recur).
     static ODD_RECIPROCALS: std::cell::RefCell<Vec<OddReciprocals>> =
@@ -307,7 +333,9 @@ fn with_odd_reciprocals<T>(
         let table = &mut cache[at];
         while table.floats.len() < terms {
             let odd = 2 * table.floats.len() as u32 + 3;
-            let r = down(wp, Float::with_val(wp, 1) / odd);
+            // The quotient must be rounded once, downward: an owned `Float / u32` would round
+            // to nearest first and `down` could then only keep that value.
+            let r = down(wp, &Float::with_val(wp, 1) / odd);
             table
                 .shorts
                 .push((wp <= 128).then(|| Short::from_float(&r)).flatten());
@@ -623,6 +651,25 @@ pub(crate) fn ln_upper_tail(x: &Interval, p: u32) -> Interval {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every cached `RD(1/(2k+3))` is the largest `wp`-bit float at or below `1/(2k+3)`:
+    /// `r·odd ≤ 1 < (r + ulp)·odd`, both products exact at `wp + 32` bits.
+    #[test]
+    fn odd_reciprocals_are_rounded_down() {
+        for wp in [53, 64, 103, 127, 128, 129, 200, 256] {
+            with_odd_reciprocals(200, wp, |floats, _| {
+                for (k, r) in floats.iter().enumerate() {
+                    let odd = 2 * k as u32 + 3;
+                    assert_eq!(r.prec(), wp);
+                    let below = Float::with_val(wp + 32, r * odd);
+                    let mut next = r.clone();
+                    next.next_up();
+                    let above = Float::with_val(wp + 32, &next * odd);
+                    assert!(below <= 1u32 && above > 1u32, "wp {wp}, 1/{odd}: {r}");
+                }
+            });
+        }
+    }
 
     /// `x ∈ [lo, hi]` at `prec` bits, `hi = lo·(1 + width·2^-prec)` rounded up (a point for
     /// width 0).

@@ -280,6 +280,29 @@ pub(crate) fn sqrt_2pi(p: u32) -> Interval {
     })
 }
 
+/// Runs `f` on [`sqrt_2pi`]`(p)` borrowed from the per-thread cache (no copy of the two
+/// floats: `φ` is evaluated once per call of EI).
+pub(crate) fn with_sqrt_2pi<T>(p: u32, f: impl FnOnce(&Interval) -> T) -> T {
+    SQRT_2PI.with(|cache| {
+        if let Some(at) = cache.borrow().iter().position(|(q, _)| *q == p) {
+            return f(&cache.borrow()[at].1);
+        }
+        let iv = sqrt_2pi(p);
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= 16 {
+            cache.remove(0);
+        }
+        cache.push((p, iv));
+        f(&cache[cache.len() - 1].1)
+    })
+}
+
+thread_local! {
+    /// [`sqrt_2pi`] per precision, for [`with_sqrt_2pi`].
+    static SQRT_2PI: std::cell::RefCell<Vec<(u32, Interval)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// `ln √(2π)` enclosed at `p` bits (cached like [`sqrt_2pi`]).
 pub(crate) fn ln_sqrt_2pi(p: u32) -> Interval {
     cached(p, 1, || sqrt_2pi(p).ln(p))
