@@ -1,6 +1,7 @@
 //! Cases that decide what a mutant of the reference's code would change (mutation testing:
 //! `proofs-notes/mutants.md`), each with its answer in closed form.
-use pbgi_reference::{stop_decision, Candidate};
+use pbgi_reference::work::measure;
+use pbgi_reference::{ei, log_ei, log_eipc, stop_decision, Candidate, Certified, Float};
 
 #[test]
 fn smallest_pbgi_on_a_tie_is_the_first_index() {
@@ -28,4 +29,91 @@ fn smallest_pbgi_on_a_tie_is_the_first_index() {
         stop_decision(&[same, same, same], 0.0).unwrap().min_pbgi,
         Some(0)
     );
+}
+
+/// `lower ≤ v + tol` and `upper ≥ v - tol` with `v` a decimal from mpmath (computed with
+/// 60 to 80 digits and printed to 50) and `tol = 10^-45·|v|`: the enclosure contains the exact
+/// value up to the decimal's own rounding.
+fn contains_decimal(c: &Certified, decimal: &str) -> bool {
+    let v = Float::with_val(256, Float::parse(decimal).unwrap());
+    let tol =
+        Float::with_val(256, v.abs_ref()) * Float::with_val(256, Float::parse("1e-45").unwrap());
+    let (lo, hi) = (
+        Float::with_val(256, &v - &tol),
+        Float::with_val(256, &v + &tol),
+    );
+    c.lower <= hi && c.upper >= lo
+}
+
+#[test]
+fn ei_carries_the_distance_with_enough_bits_to_settle_at_its_first_precision() {
+    // `x = |y - μ|/σ` is enclosed with `2·(log2 |y - μ| - log2 σ) + 48` bits beyond the
+    // working precision (the relative sensitivity of `h(-x)` to `x` is about `x²` for large
+    // `x`, and the Taylor form's interval evaluation amplifies `x`'s width by about `e^{x²}`).
+    // With those bits EI settles at its first working precision, `enclosure_bits + 3 = 103`
+    // (`Accuracy::default`). Points where fewer bits would not: `x = 1.9` with `|y - μ|` and σ
+    // of the same binary exponent (no bits from the logarithms, 48 in all), and `x = 6` (the
+    // end of the Taylor form, 52 bits). Values: mpmath's
+    // `σ·(φ(z) + z·Φ(z))`, `z = (y - μ)/σ`, 60 digits.
+    for (mu, sigma, y, exact) in [
+        (
+            0.0,
+            1.0,
+            -1.9,
+            "0.011054351124273174953339020222586212621103312344737",
+        ),
+        (
+            0.0,
+            0.75,
+            -4.5,
+            "1.1726773469782248209334220972017997693598631618613e-10",
+        ),
+    ] {
+        let (r, work) = measure(|| ei(mu, sigma, y).unwrap());
+        assert_eq!(work.max_working_bits, 103, "ei({mu}, {sigma}, {y})");
+        assert!(contains_decimal(&r, exact), "ei({mu}, {sigma}, {y})");
+    }
+    // EI = 2^-30·h(-2^30) ≈ exp(-5.8e17), inside MPFR's widened range (below f64's: value 0);
+    // `x` enclosed with 2·30 + 48 bits (its exponent minus σ's). It needs more than the first
+    // precision (`e^{-x²/2}` with `x²/2 = 2^59`), so only its enclosure is checked, against
+    // mpmath's `ln(σ·(φ(z) + z·Φ(z)))` at 100 digits (60 lose too many to the cancellation).
+    let r = ei(0.0, 2f64.powi(-30), -1.0).unwrap();
+    assert!(r.value == 0.0 && r.lower > 0);
+    let ln_lower = Float::with_val(256, r.lower.ln_ref());
+    let ln_upper = Float::with_val(256, r.upper.ln_ref());
+    let ln_exact = Float::with_val(
+        256,
+        Float::parse("-576460752303423551.302184783599750591933305881606719400374974250622844382574918693944529401834")
+            .unwrap(),
+    );
+    assert!(ln_lower <= ln_exact && ln_upper >= ln_exact);
+}
+
+#[test]
+fn log_ei_far_left_carries_the_distance_with_more_bits_than_the_working_precision() {
+    // x = 2^40: `x` is enclosed with 2·40 + 48 = 128 bits beyond the working precision (103),
+    // more than the working precision itself. ln EI = ln h(-2^40) ≈ -2^79 - 56.37 (mpmath,
+    // 80 digits, `ln(φ(x) - x·Q(x))`).
+    let r = log_ei(0.0, 1.0, -(2f64.powi(40))).unwrap();
+    assert!(contains_decimal(
+        &r,
+        "-604462909807314587353144.37071297800029749515890193"
+    ));
+    assert_eq!(r.value, -(2f64.powi(79)));
+}
+
+#[test]
+fn log_eipc_of_a_ratio_near_one_settles_at_its_first_precision() {
+    // σ = 0: LogEIPC = ln((y - μ)/c), the ratio enclosed at `p + 8` bits before its logarithm.
+    // Here the ratio `(1 + 2^-30)/(1 - 2^-52)` is not a double and its logarithm is about
+    // 2^-30, so the ratio's rounding is amplified 2^30-fold relative: at 128 + 8 bits the
+    // enclosure meets the 2^-100 target at the first precision (128, `Accuracy::default`).
+    // Exact value: ln(1 + 2^-30) - ln(1 - 2^-52), mpmath 60 digits.
+    let (r, work) =
+        measure(|| log_eipc(0.0, 0.0, 1.0 + 2f64.powi(-30), 1.0 - 2f64.powi(-52)).unwrap());
+    assert_eq!(work.max_working_bits, 128);
+    assert!(contains_decimal(
+        &r,
+        "9.3132279622640257193139548515400025469442134203012e-10"
+    ));
 }
