@@ -52,21 +52,22 @@ fn ei_carries_the_distance_with_enough_bits_to_settle_at_its_first_precision() {
     // `x`, and the Taylor form's interval evaluation amplifies `x`'s width by about `e^{x²}`).
     // With those bits EI settles at its first working precision, `enclosure_bits + 3 = 103`
     // (`Accuracy::default`). Points where fewer bits would not: `x = 1.9` with `|y - μ|` and σ
-    // of the same binary exponent (no bits from the logarithms, 48 in all), and `x = 6` (the
-    // end of the Taylor form, 52 bits). Values: mpmath's
+    // of the same binary exponent (no bits from the logarithms, 48 in all), and `x ≈ 6` (the
+    // end of the Taylor form, 54 bits); `y - μ` and σ chosen so that their quotient is not a
+    // double (an exact `x` has no rounding to amplify). Values: mpmath's
     // `σ·(φ(z) + z·Φ(z))`, `z = (y - μ)/σ`, 60 digits.
     for (mu, sigma, y, exact) in [
         (
             0.0,
-            1.0,
+            1.1,
             -1.9,
-            "0.011054351124273174953339020222586212621103312344737",
+            "0.018817490397438834053124187536272167396057811549889",
         ),
         (
             0.0,
-            0.75,
-            -4.5,
-            "1.1726773469782248209334220972017997693598631618613e-10",
+            0.7,
+            -4.2,
+            "1.0944988571796720487721357739923911093120118918091e-10",
         ),
     ] {
         let (r, work) = measure(|| ei(mu, sigma, y).unwrap());
@@ -105,15 +106,14 @@ fn log_ei_far_left_carries_the_distance_with_more_bits_than_the_working_precisio
 #[test]
 fn log_eipc_of_a_ratio_near_one_settles_at_its_first_precision() {
     // σ = 0: LogEIPC = ln((y - μ)/c), the ratio enclosed at `p + 8` bits before its logarithm.
-    // Here the ratio `(1 + 2^-30)/(1 - 2^-52)` is not a double and its logarithm is about
-    // 2^-30, so the ratio's rounding is amplified 2^30-fold relative: at 128 + 8 bits the
-    // enclosure meets the 2^-100 target at the first precision (128, `Accuracy::default`).
-    // Exact value: ln(1 + 2^-30) - ln(1 - 2^-52), mpmath 60 digits.
-    let (r, work) =
-        measure(|| log_eipc(0.0, 0.0, 1.0 + 2f64.powi(-30), 1.0 - 2f64.powi(-52)).unwrap());
+    // Here the ratio `(3 + 2^-28)/3 = 1 + 2^-28/3` is not a double (its binary expansion does
+    // not end, nor thin out) and its logarithm is about 2^-29.6, so the ratio's rounding is
+    // amplified 2^29.6-fold relative: at 128 + 8 bits the enclosure meets the 2^-100 target
+    // at the first precision (128, `Accuracy::default`). Exact value: mpmath, 60 digits.
+    let (r, work) = measure(|| log_eipc(0.0, 0.0, 3.0 + 2f64.powi(-28), 3.0).unwrap());
     assert_eq!(work.max_working_bits, 128);
     assert!(contains_decimal(
         &r,
-        "9.3132279622640257193139548515400025469442134203012e-10"
+        "1.241763432049649809926342380710946910956845578798e-9"
     ));
 }
