@@ -1,5 +1,6 @@
 //! Cases that decide what a mutant of the reference's code would change (mutation testing:
-//! `proofs-notes/mutants.md`), each with its answer in closed form.
+//! `proofs-notes/mutants.md`), each with its answer in closed form or from mpmath (containment
+//! of the exact value), or with the work a call is documented to take.
 use pbgi_reference::work::measure;
 use pbgi_reference::{ei, log_ei, log_eipc, stop_decision, Candidate, Certified, Float};
 
