@@ -52,6 +52,19 @@ fn store3<V: Lanes>(
 }
 
 /// `(∂g/∂σ, ∂g/∂c)` of `pbgi_grad` for four lanes, given `u`.
+/// `Φ(v) = erfc(-v/√2)/2` on the lanes not marked `low` (lane by lane, the scalar
+/// gradients' expression, so the bits agree), `1` on the others.
+#[inline(always)]
+fn cdf_where_not_low<V: Lanes>(v: &[f64; LANES], low: &[bool; LANES]) -> V {
+    V::from_array(core::array::from_fn(|l| {
+        if low[l] {
+            1.0
+        } else {
+            0.5 * libm::erfc(-v[l] * FRAC_1_SQRT_2)
+        }
+    }))
+}
+
 #[inline(always)]
 fn pbgi_derivatives<V: Lanes>(u: V) -> (V, V) {
     let lower = u.lt(-1.0);
@@ -67,13 +80,7 @@ fn pbgi_derivatives<V: Lanes>(u: V) -> (V, V) {
             (-0.5 * ua[l] * ua[l]).exp()
         }
     }));
-    let big = V::from_array(core::array::from_fn(|l| {
-        if low[l] {
-            1.0
-        } else {
-            0.5 * libm::erfc(-ua[l] * FRAC_1_SQRT_2)
-        }
-    }));
+    let big = cdf_where_not_low::<V>(&ua, &low);
     let sqrt_2pi = (2.0 * core::f64::consts::PI).sqrt();
     (
         V::select(lower, -ratio, -(e * FRAC_1_SQRT_2PI) / big),
@@ -126,13 +133,7 @@ fn ei_derivatives<V: Lanes>(z: V) -> (V, V) {
     let phi = V::from_array(core::array::from_fn(|l| {
         FRAC_1_SQRT_2PI * (-0.5 * za[l] * za[l]).exp()
     }));
-    let big = V::from_array(core::array::from_fn(|l| {
-        if low[l] {
-            1.0
-        } else {
-            0.5 * libm::erfc(-za[l] * FRAC_1_SQRT_2)
-        }
-    }));
+    let big = cdf_where_not_low::<V>(&za, &low);
     let tail = -phi * (V::splat(FRAC_1_SQRT_2PI) - p_tail(x)) / (x * FRAC_1_SQRT_2PI);
     (V::select(lower, tail, -big), phi)
 }
@@ -195,13 +196,7 @@ fn log_ei_derivatives<V: Lanes>(z: V, sigma: V) -> (V, V) {
     let h = ei_kernel(&s, V::splat(1.0), xu, sq, &p_tail_sq(xu, sq.0, sq.1));
     let (za, low) = (z.to_array(), lower.bools());
     // Φ(z) = erfc(-z/√2)/2 and φ(z) where z ≥ -1 (1 elsewhere).
-    let big = V::from_array(core::array::from_fn(|l| {
-        if low[l] {
-            1.0
-        } else {
-            0.5 * libm::erfc(-za[l] * FRAC_1_SQRT_2)
-        }
-    }));
+    let big = cdf_where_not_low::<V>(&za, &low);
     let phi = V::from_array(core::array::from_fn(|l| {
         if low[l] {
             1.0
