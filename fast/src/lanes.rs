@@ -58,6 +58,16 @@ pub(crate) trait Lanes:
     fn pow2_neg(self) -> Self;
     /// `a·b - p` rounded once (only where [`Lanes::FMA`]).
     fn mul_sub(a: Self, b: Self, p: Self) -> Self;
+    /// Every lane, an integer in `[0, 2^31)`, as a `usize` (table indices; other values give
+    /// an unspecified index, never a panic).
+    fn to_indices(self) -> [usize; LANES];
+
+    /// Four consecutive table entries of four rows, transposed: `out[k]` holds `rows[l][k]` in
+    /// lane `l` (plain loads; the AVX lanes load whole rows and shuffle).
+    #[inline(always)]
+    fn transpose_rows(rows: [&[f64; 4]; LANES]) -> [Self; 4] {
+        core::array::from_fn(|k| Self::from_array(core::array::from_fn(|l| rows[l][k])))
+    }
 
     /// `v[i..i + 4]` (panics beyond the end, which callers rule out).
     #[inline(always)]
@@ -180,6 +190,10 @@ impl Lanes for F64x4 {
     #[inline(always)]
     fn mul_sub(a: Self, b: Self, p: Self) -> Self {
         F64x4(core::array::from_fn(|l| a.0[l].mul_add(b.0[l], -p.0[l])))
+    }
+    #[inline(always)]
+    fn to_indices(self) -> [usize; LANES] {
+        self.0.map(|v| v as u32 as usize)
     }
 }
 
@@ -362,6 +376,40 @@ mod avx {
         fn mul_sub(a: Self, b: Self, p: Self) -> Self {
             // SAFETY: see the module (FMA is checked with AVX2).
             Avx4(unsafe { _mm256_fmsub_pd(a.0, b.0, p.0) })
+        }
+        #[inline(always)]
+        fn to_indices(self) -> [usize; LANES] {
+            let mut a = [0i32; LANES];
+            // SAFETY: see the module; `a` holds four i32 (an unaligned store). Truncation as
+            // `as u32` below for integers in [0, 2^31).
+            unsafe {
+                _mm_storeu_si128(a.as_mut_ptr().cast(), _mm256_cvttpd_epi32(self.0));
+            }
+            a.map(|v| v as u32 as usize)
+        }
+        #[inline(always)]
+        fn transpose_rows(rows: [&[f64; 4]; LANES]) -> [Self; 4] {
+            // SAFETY: see the module; each row holds four f64 (unaligned loads).
+            unsafe {
+                // (No closures here: they would not inherit the kernel's target features.)
+                let r = [
+                    _mm256_loadu_pd(rows[0].as_ptr()),
+                    _mm256_loadu_pd(rows[1].as_ptr()),
+                    _mm256_loadu_pd(rows[2].as_ptr()),
+                    _mm256_loadu_pd(rows[3].as_ptr()),
+                ];
+                // [r0[0], r1[0], r0[2], r1[2]], [r0[1], r1[1], r0[3], r1[3]], likewise r2, r3.
+                let a = _mm256_unpacklo_pd(r[0], r[1]);
+                let b = _mm256_unpackhi_pd(r[0], r[1]);
+                let c = _mm256_unpacklo_pd(r[2], r[3]);
+                let d = _mm256_unpackhi_pd(r[2], r[3]);
+                [
+                    Avx4(_mm256_permute2f128_pd::<0x20>(a, c)),
+                    Avx4(_mm256_permute2f128_pd::<0x20>(b, d)),
+                    Avx4(_mm256_permute2f128_pd::<0x31>(a, c)),
+                    Avx4(_mm256_permute2f128_pd::<0x31>(b, d)),
+                ]
+            }
         }
     }
 
