@@ -123,7 +123,7 @@ fn ei_special(mu: f64, sigma: f64, y: f64) -> f64 {
 /// [`crate::simd_path`]), else with the baseline instruction set; rare regions (`σ` outside
 /// `[1e-100, 1e100]`, `z` just above the underflow of EI, invalid input) fall
 /// back to [`ei`] lane by lane. Every path gives the bits of [`ei`]
-/// (`fast/src/ei_lanes.rs`, tested there on both compilations).
+/// (`fast/src/ei_lanes.rs`, tested on every compilation in `fast/src/lanes_tests.rs`).
 ///
 /// # Errors
 /// [`SliceLengthError`] (and `out` untouched) unless `mu`, `sigma` and `out` have equal lengths.
