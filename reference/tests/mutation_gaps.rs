@@ -3,8 +3,8 @@
 //! of the exact value), or with the work a call is documented to take.
 use pbgi_reference::work::measure;
 use pbgi_reference::{
-    ei, ei_with, log_ei, log_eipc, log_eipc_exp, log_eipc_inv, stop_decision, Accuracy, Candidate,
-    Certified, Float,
+    ei, ei_with, log_ei, log_eipc, log_eipc_exp, log_eipc_inv, pbgi, pbgi_bisection_with,
+    stop_decision, Accuracy, Candidate, Certified, Float,
 };
 
 #[test]
@@ -213,5 +213,75 @@ fn a_coarse_enclosure_target_still_gives_the_correctly_rounded_value() {
         let r = ei_with(mu, sigma, y, &coarse).unwrap();
         assert_eq!(r.value, rounded(exact), "ei({mu}, {sigma}, {y})");
         assert!(contains_decimal(&r, exact), "ei({mu}, {sigma}, {y})");
+    }
+}
+
+#[test]
+fn the_bisection_settles_in_a_few_comparisons_from_its_proposals() {
+    // `pbgi_bisection_with` brackets the root from the asymptotics, then splits at points
+    // proposed by a regula-falsi estimate of `ln EI(g) - ln c` (or, for a root with `u > 0`
+    // whose tail the logarithm cannot see, one step of the fixed-point map): the rounding-cell
+    // edges of its nearest double and `±2^-(bits+2)` around it. With a good estimate that takes
+    // a handful of certified comparisons; without one, the bisection over the ordered doubles
+    // and then over MPFR midpoints takes more than a hundred. Values: the fast path's (an
+    // independent certified path, `tests/pbgi_fast_path.rs`).
+    for (mu, sigma, cost) in [
+        (0.0, 1.0, 0.1),
+        (0.0, 1.0, 1e-4),
+        (0.3, 1.2, 0.01),
+        (1e6, 1.0, 1e-3),
+        (0.0, 1.0, 0.5),
+        (0.0, 1.0, 10.0),
+        (0.0, 1.0, 40.0),
+        (0.0, 1.0, 1e3),
+        (0.0, 1.0, 1e10),
+        (0.0, 1.0, 1e-300),
+        (5.0, 1e-3, 2.0),
+    ] {
+        let (r, work) = measure(|| pbgi_bisection_with(mu, sigma, cost, &Accuracy::default()));
+        let r = r.unwrap();
+        assert_eq!(r.value, pbgi(mu, sigma, cost).unwrap().value);
+        assert!(
+            work.comparisons <= 12,
+            "pbgi({mu:e}, {sigma:e}, {cost:e}): {} comparisons",
+            work.comparisons
+        );
+    }
+}
+
+#[test]
+fn a_positive_pbgi_below_half_the_smallest_subnormal_is_plus_zero() {
+    // μ = 0, σ = 2^-1073, c = 2^-1074: the root is σ·u* with h(u*) = c/σ = 1/2, and
+    // h(0) = 0.3989… < 1/2 < h(1/4) = 0.5363… (mpmath), so 0 < u* < 1/4 and
+    // 0 < PBGI < 2^-1075: correctly rounded, +0.
+    let (sigma, cost) = (2f64.powi(-1073), 2f64.powi(-1074));
+    let half_tiny = Float::with_val(53, 1) >> 1075u32;
+    for r in [
+        pbgi(0.0, sigma, cost).unwrap(),
+        pbgi_bisection_with(0.0, sigma, cost, &Accuracy::default()).unwrap(),
+    ] {
+        assert_eq!(r.value.to_bits(), 0.0f64.to_bits());
+        assert!(r.lower > 0 && r.upper < half_tiny);
+    }
+}
+
+#[test]
+fn pbgi_next_to_minus_f64_max_rounds_by_the_overflow_threshold() {
+    // c/σ = 1e-10: the root u* of h(u) = 1e-10 lies in (-6.25, -6) (h(-6.25) = 3.1e-11,
+    // h(-6) = 1.6e-10, mpmath), so PBGI = -f64::MAX + σ·u*. With σ = 2^960 that is within
+    // 6.25·2^960 < 2^970 of -f64::MAX, above -T (T = 2^1024 - 2^970, the midpoint between
+    // f64::MAX and 2^1024): -f64::MAX. With σ = 2^968 it is beyond -f64::MAX - 6·2^968 < -T:
+    // -inf.
+    for (sigma, expected) in [
+        (2f64.powi(960), -f64::MAX),
+        (2f64.powi(968), f64::NEG_INFINITY),
+    ] {
+        let cost = sigma * 1e-10;
+        for r in [
+            pbgi(-f64::MAX, sigma, cost).unwrap(),
+            pbgi_bisection_with(-f64::MAX, sigma, cost, &Accuracy::default()).unwrap(),
+        ] {
+            assert_eq!(r.value, expected, "σ = {sigma:e}");
+        }
     }
 }
