@@ -10,12 +10,18 @@ use rug::Float;
 /// `[lo, hi]`, including one lying exactly on a midpoint between two doubles.
 pub(crate) fn rounds_to_one_f64(iv: &Interval) -> Option<f64> {
     let (lo, hi) = (iv.lo.to_f64(), iv.hi.to_f64());
-    // A zero result is -0 only when the exact value is certainly negative.
-    (lo == hi && !lo.is_nan()).then(|| match lo == 0.0 {
+    (lo == hi && !lo.is_nan()).then(|| signed_zero(lo, iv))
+}
+
+/// `v`, or for a zero `v` the zero of the exact value's sign: `-0` only when the exact value
+/// is certainly negative (`upper < 0`), `+0` otherwise. The ends of an enclosure do not carry
+/// that sign: a lower end `down(0 - 0)` is `-0` in MPFR (as in IEEE arithmetic rounding down).
+fn signed_zero(v: f64, iv: &Interval) -> f64 {
+    match v == 0.0 {
         true if iv.hi < 0 => -0.0,
         true => 0.0,
-        false => lo,
-    })
+        false => v,
+    }
 }
 
 /// The enclosure meets the relative-width target `2^-bits`, or is a point, or is as tight as
@@ -104,7 +110,7 @@ pub(crate) fn finish_enclosure(e: &Enclosure, acc: &Accuracy) -> Option<Certifie
     let iv = &e.iv;
     let value = if e.lower_open && !iv.is_point() {
         let v = rounding_just_above(&iv.lo);
-        (v == iv.hi.to_f64() && !v.is_nan()).then_some(v)?
+        (v == iv.hi.to_f64() && !v.is_nan()).then(|| signed_zero(v, iv))?
     } else {
         rounds_to_one_f64(iv)?
     };

@@ -1047,4 +1047,65 @@ mod tests {
         );
         assert_eq!(brackets.0, brackets.1);
     }
+
+    /// The asymptotic start holds the root at once (one comparison at each end, no widening)
+    /// for `c/σ` outside about `[0.053, 0.146]`: `[μ + c - 0.41σ, μ + c]` for `c/σ ≥ 0.4`
+    /// (`u* ∈ (c/σ - h(0), c/σ)`), else `μ + σ·(u0 ± 1/2)` from the linear form near 0 or the
+    /// small-cost asymptotics. In that band the six iterations of the large-`|u|` form
+    /// overshoot (`u0 ≈ -3.35` at `c/σ = 0.1464`, where the root is `-0.69`) and the upper end
+    /// widens; the lower end never does (`u0 - 1/2` is below the root on a grid of `ln(c/σ)`
+    /// from `ln 0.4` to `-750`, roots from mpmath). Only the cost depends on this: every bracket
+    /// end is a certified comparison.
+    #[test]
+    fn the_asymptotic_bracket_holds_the_root_at_once() {
+        for (mu, sigma, cost) in [
+            (0.0, 1.0, 1e300),
+            (0.0, 1.0, 10.0),
+            (0.0, 1.0, 0.4),
+            (0.0, 1.0, 0.39),
+            (0.0, 1.0, 0.2),
+            (0.0, 1.0, 0.15),
+            (0.0, 1.0, 0.04),
+            (0.0, 1.0, 0.01),
+            (0.0, 1.0, 1e-3),
+            (0.0, 1.0, 1e-10),
+            (0.0, 1.0, 1e-100),
+            (0.0, 1.0, 1e-300),
+            (1e6, 2.0, 0.02),
+            (-3.0, 1e-200, 1e-205),
+            (5.0, 1e-3, 2.0),
+        ] {
+            let cost_iv = Interval::point(exact(cost));
+            let mut cmp = Comparer {
+                mu: exact(mu),
+                sigma: exact(sigma),
+                cost: &cost_iv,
+                cap: 8192,
+                p: 128,
+                function: "pbgi",
+            };
+            let ((a, b), work) = crate::work::measure(|| bracket(&mut cmp).unwrap());
+            let width = Float::with_val(64, &b - &a) / sigma;
+            assert_eq!(
+                work.comparisons, 2,
+                "pbgi({mu:e}, {sigma:e}, {cost:e}): the start was widened"
+            );
+            assert!(
+                width <= 1.000_000_001,
+                "pbgi({mu:e}, {sigma:e}, {cost:e}): bracket of {width} σ"
+            );
+        }
+    }
+
+    /// The stopping rule's certified test `EI(μ, σ; y) > c` on both sides: `EI(1, 2^-410; 1) =
+    /// 2^-410·h(0) < 2^-400` and `EI(0, 1; 1) = h(1) = φ(1) + Φ(1) = 1.0833… > 1/2`; and where
+    /// `y - μ` alone exceeds `c` (`EI > y - μ = 2 > 1`).
+    #[test]
+    fn the_certified_test_of_the_stopping_rule() {
+        let acc = Accuracy::default();
+        assert!(!ei_exceeds_cost(1.0, 2f64.powi(-410), 1.0, 2f64.powi(-400), &acc).unwrap());
+        assert!(ei_exceeds_cost(0.0, 1.0, 1.0, 0.5, &acc).unwrap());
+        assert!(!ei_exceeds_cost(0.0, 1.0, 1.0, 1.1, &acc).unwrap());
+        assert!(ei_exceeds_cost(-1.0, 1e-3, 1.0, 1.0, &acc).unwrap());
+    }
 }

@@ -2,7 +2,10 @@
 //! `proofs-notes/mutants.md`), each with its answer in closed form or from mpmath (containment
 //! of the exact value), or with the work a call is documented to take.
 use pbgi_reference::work::measure;
-use pbgi_reference::{ei, log_ei, log_eipc, stop_decision, Candidate, Certified, Float};
+use pbgi_reference::{
+    ei, ei_with, log_ei, log_eipc, log_eipc_exp, log_eipc_inv, pbgi, pbgi_bisection_with,
+    stop_decision, Accuracy, Candidate, Certified, Float,
+};
 
 #[test]
 fn smallest_pbgi_on_a_tie_is_the_first_index() {
@@ -117,4 +120,168 @@ fn log_eipc_of_a_ratio_near_one_settles_at_its_first_precision() {
         &r,
         "1.241763432049649809926342380710946910956845578798e-9"
     ));
+}
+
+/// The f64 nearest to an mpmath decimal (ties to even; the decimals here are far from ties).
+fn rounded(decimal: &str) -> f64 {
+    Float::with_val(256, Float::parse(decimal).unwrap()).to_f64()
+}
+
+#[test]
+fn a_zero_value_has_the_sign_of_the_exact_value() {
+    // σ = 0, y - μ = 1: LogEIPC-exp = ln 1 - (m + s²/2) = -s²/2 and LogEIPC-inv = +s²/2, here
+    // ∓2^-1201 exactly (a point enclosure), below every double: correctly rounded, -0 and +0.
+    let s = 2f64.powi(-600);
+    let tiny = Float::with_val(53, 1) >> 1201u32;
+    let exp = log_eipc_exp(0.0, 0.0, 1.0, 0.0, s).unwrap();
+    assert_eq!(exp.value.to_bits(), (-0.0f64).to_bits());
+    assert!(exp.lower == exp.upper && exp.lower == -tiny.clone());
+    let inv = log_eipc_inv(0.0, 0.0, 1.0, 0.0, s).unwrap();
+    assert_eq!(inv.value.to_bits(), 0.0f64.to_bits());
+    assert!(inv.lower == inv.upper && inv.lower == tiny);
+    // σ = 2^-40, y - μ = 1, m = s = 0: both forms are ln EI = ln(1 + t), t = σ·h(-2^40) > 0,
+    // positive and below every double (t ≈ e^(-2^79)): +0. The enclosure's lower end is
+    // `0 - 0` rounded down, which is -0 in MPFR, and open (the exact value exceeds it).
+    // (No `{:?}` of the enclosure in the messages: its upper end's exponent is near -2^79.)
+    for (name, r) in [
+        (
+            "exp",
+            log_eipc_exp(0.0, 2f64.powi(-40), 1.0, 0.0, 0.0).unwrap(),
+        ),
+        (
+            "inv",
+            log_eipc_inv(0.0, 2f64.powi(-40), 1.0, 0.0, 0.0).unwrap(),
+        ),
+        ("c = 1", log_eipc(0.0, 2f64.powi(-40), 1.0, 1.0).unwrap()),
+    ] {
+        assert_eq!(r.value.to_bits(), 0.0f64.to_bits(), "{name}: {}", r.value);
+        assert!(r.lower <= 0 && r.upper > 0, "{name}");
+    }
+}
+
+#[test]
+fn values_next_to_the_overflow_threshold_round_by_the_side_they_lie_on() {
+    // T = 2^1024 - 2^970, the midpoint between f64::MAX and 2^1024: T itself rounds to
+    // infinity (ties to even), every real of smaller magnitude to ±f64::MAX. With y - μ = 1,
+    // m = (2^53 - 2^28 - 3)·2^970 and s = (2^26 + 1)·2^486, m + s²/2 = T exactly, so
+    // LogEIPC-exp = -T with σ = 0, and -T + ln(1 + t) with σ = 2^-40 (t = σ·h(-2^40) > 0, an
+    // open lower end at -T); LogEIPC-inv with -m: +T and T + ln(1 + t).
+    let m = (2f64.powi(53) - 2f64.powi(28) - 3.0) * 2f64.powi(970);
+    let s = (2f64.powi(26) + 1.0) * 2f64.powi(486);
+    let t = (Float::with_val(64, 1) << 1024u32) - (Float::with_val(64, 1) << 970u32);
+    let sigma = 2f64.powi(-40);
+    let point = log_eipc_exp(0.0, 0.0, 1.0, m, s).unwrap();
+    assert_eq!(point.value, f64::NEG_INFINITY);
+    assert!(point.lower == point.upper && point.lower == -t.clone());
+    let open = log_eipc_exp(0.0, sigma, 1.0, m, s).unwrap();
+    assert_eq!(open.value, -f64::MAX);
+    assert!(open.lower == -t.clone() && open.upper > -t.clone());
+    let point = log_eipc_inv(0.0, 0.0, 1.0, -m, s).unwrap();
+    assert_eq!(point.value, f64::INFINITY);
+    assert!(point.lower == point.upper && point.lower == t);
+    let open = log_eipc_inv(0.0, sigma, 1.0, -m, s).unwrap();
+    assert_eq!(open.value, f64::INFINITY);
+    assert!(open.lower == t && open.upper > t);
+}
+
+#[test]
+fn a_coarse_enclosure_target_still_gives_the_correctly_rounded_value() {
+    // `enclosure_bits = 1` with the first precision at 32 bits: the enclosure meets the width
+    // target at once, but its ends do not round to one double before 53 bits and more, so the
+    // value must wait for the rounding to be decided. Values: mpmath's `σ·(φ(z) + z·Φ(z))`,
+    // 60 digits. The second has EI = 1 + t, t ≈ 5e-12 (below 2^-31): at 32 bits the enclosure
+    // is `(1, 1 + 2^-31]`, its lower end open (EI > y - μ), and the value is not 1.
+    let coarse = Accuracy {
+        start_bits: 32,
+        max_bits: 8192,
+        enclosure_bits: 1,
+    };
+    for (mu, sigma, y, exact) in [
+        (
+            0.0,
+            1.1,
+            -1.9,
+            "0.018817490397438834053124187536272167396057811549889",
+        ),
+        (
+            0.0,
+            0.16,
+            1.0,
+            "1.0000000000050139483830475379368668417797566115718",
+        ),
+    ] {
+        let r = ei_with(mu, sigma, y, &coarse).unwrap();
+        assert_eq!(r.value, rounded(exact), "ei({mu}, {sigma}, {y})");
+        assert!(contains_decimal(&r, exact), "ei({mu}, {sigma}, {y})");
+    }
+}
+
+#[test]
+fn the_bisection_settles_in_a_few_comparisons_from_its_proposals() {
+    // `pbgi_bisection_with` brackets the root from the asymptotics, then splits at points
+    // proposed by a regula-falsi estimate of `ln EI(g) - ln c` (or, for a root with `u > 0`
+    // whose tail the logarithm cannot see, one step of the fixed-point map): the rounding-cell
+    // edges of its nearest double and `±2^-(bits+2)` around it. With a good estimate that takes
+    // a handful of certified comparisons; without one, the bisection over the ordered doubles
+    // and then over MPFR midpoints takes more than a hundred. Values: the fast path's (an
+    // independent certified path, `tests/pbgi_fast_path.rs`).
+    for (mu, sigma, cost) in [
+        (0.0, 1.0, 0.1),
+        (0.0, 1.0, 1e-4),
+        (0.3, 1.2, 0.01),
+        (1e6, 1.0, 1e-3),
+        (0.0, 1.0, 0.5),
+        (0.0, 1.0, 10.0),
+        (0.0, 1.0, 40.0),
+        (0.0, 1.0, 1e3),
+        (0.0, 1.0, 1e10),
+        (0.0, 1.0, 1e-300),
+        (5.0, 1e-3, 2.0),
+    ] {
+        let (r, work) = measure(|| pbgi_bisection_with(mu, sigma, cost, &Accuracy::default()));
+        let r = r.unwrap();
+        assert_eq!(r.value, pbgi(mu, sigma, cost).unwrap().value);
+        assert!(
+            work.comparisons <= 12,
+            "pbgi({mu:e}, {sigma:e}, {cost:e}): {} comparisons",
+            work.comparisons
+        );
+    }
+}
+
+#[test]
+fn a_positive_pbgi_below_half_the_smallest_subnormal_is_plus_zero() {
+    // μ = 0, σ = 2^-1073, c = 2^-1074: the root is σ·u* with h(u*) = c/σ = 1/2, and
+    // h(0) = 0.3989… < 1/2 < h(1/4) = 0.5363… (mpmath), so 0 < u* < 1/4 and
+    // 0 < PBGI < 2^-1075: correctly rounded, +0.
+    let (sigma, cost) = (2f64.powi(-1073), 2f64.powi(-1074));
+    let half_tiny = Float::with_val(53, 1) >> 1075u32;
+    for r in [
+        pbgi(0.0, sigma, cost).unwrap(),
+        pbgi_bisection_with(0.0, sigma, cost, &Accuracy::default()).unwrap(),
+    ] {
+        assert_eq!(r.value.to_bits(), 0.0f64.to_bits());
+        assert!(r.lower > 0 && r.upper < half_tiny);
+    }
+}
+
+#[test]
+fn pbgi_next_to_minus_f64_max_rounds_by_the_overflow_threshold() {
+    // c/σ = 1e-10: the root u* of h(u) = 1e-10 lies in (-6.25, -6) (h(-6.25) = 3.1e-11,
+    // h(-6) = 1.6e-10, mpmath), so PBGI = -f64::MAX + σ·u*. With σ = 2^960 that is within
+    // 6.25·2^960 < 2^970 of -f64::MAX, above -T (T = 2^1024 - 2^970, the midpoint between
+    // f64::MAX and 2^1024): -f64::MAX. With σ = 2^968 it is beyond -f64::MAX - 6·2^968 < -T:
+    // -inf.
+    for (sigma, expected) in [
+        (2f64.powi(960), -f64::MAX),
+        (2f64.powi(968), f64::NEG_INFINITY),
+    ] {
+        let cost = sigma * 1e-10;
+        for r in [
+            pbgi(-f64::MAX, sigma, cost).unwrap(),
+            pbgi_bisection_with(-f64::MAX, sigma, cost, &Accuracy::default()).unwrap(),
+        ] {
+            assert_eq!(r.value, expected, "σ = {sigma:e}");
+        }
+    }
 }
