@@ -518,3 +518,237 @@ fn pbgi_d_schedule_accessors_and_the_underflow_floor() {
         "first_cost"
     );
 }
+
+/// The spacing of f64 values at `|v|` (`2^(e-52)` for `|v|` in `[2^e, 2^(e+1))`, finite also at
+/// `f64::MAX`; the smallest subnormal below `2^-1022`).
+fn ulp_at(v: f64) -> f64 {
+    let power = f64::from_bits(v.abs().to_bits() & 0x7ff0_0000_0000_0000);
+    (power * 2f64.powi(-52)).max(f64::from_bits(1))
+}
+
+/// `pbgi` within 4 ulp of `|μ| + σ·|u|` of the reference (its documented bound), with
+/// `σ·|u| = |g - μ|` taken from the reference's `g`.
+fn assert_pbgi_near_reference(mu: f64, sigma: f64, cost: f64) {
+    let want = pbgi_reference::pbgi(mu, sigma, cost).unwrap().value;
+    let got = pbgi_fast::pbgi(mu, sigma, cost);
+    let scale = (mu.abs() + (want - mu).abs()).min(f64::MAX);
+    assert!(
+        (got - want).abs() <= 4.0 * ulp_at(scale),
+        "pbgi({mu:e}, {sigma:e}, {cost:e}) = {got:e}, reference {want:e}"
+    );
+}
+
+#[test]
+fn pbgi_over_the_solver_regimes_against_the_reference() {
+    // r = c/σ across the regimes: r ≥ 40 (g = μ + c), u ≥ 0.5 from the fit (r < 4.5) and from
+    // u = r, the middle regime with its two starts (|r - φ0| below and above 1e-3), and the
+    // log-space regime down to r below 2^-1022 (ln σ - ln c).
+    for cost in [
+        1e3, 40.0, 39.9, 12.0, 4.5, 4.4, 2.0, 1.0, 0.7, 0.69, 0.5, 0.4, 0.3989, 0.39, 0.2, 0.1,
+        0.084, 0.08, 1e-2, 1e-5, 1e-20, 1e-100, 1e-300, 3e-308, 1e-315, 5e-324,
+    ] {
+        assert_pbgi_near_reference(0.0, 1.0, cost);
+        assert_pbgi_near_reference(-3.25, 2.5, 2.5 * cost);
+    }
+}
+
+#[test]
+fn pbgi_with_sigma_outside_the_exact_remainder_range() {
+    // σ outside [1e-280, 1e280]: the remainder of c/σ from c and σ scaled by σ's power of two.
+    for r in [50.0, 3.0, 0.6, 0.3989, 0.2, 1e-3] {
+        for sigma in [1e-300, 3e-290, 7e285, 1e300] {
+            assert_pbgi_near_reference(0.0, sigma, r * sigma);
+        }
+    }
+    assert_pbgi_near_reference(0.0, 1e300, 1e100);
+    assert_pbgi_near_reference(0.0, 1e-290, 1e-310);
+    // σ inside the range but r·σ below 1e-290 (the remainder dropped: r < 1e-10) and r below
+    // 2^-1022 (ln σ - ln c).
+    assert_pbgi_near_reference(0.0, 1e-280, 1e-300);
+    assert_pbgi_near_reference(1.0, 1e10, 1e-300);
+    assert_pbgi_near_reference(0.0, 1e-300, 1e-320);
+}
+
+#[test]
+fn pbgi_where_sigma_u_overflows_but_g_does_not() {
+    // σ·u ≈ -2e308 overflows; μ + σ·u ≈ -3e307 does not (formed as 2·(μ/2 + (σ/2)·u)).
+    assert_pbgi_near_reference(1.7e308, 1e308, 8.5e305);
+    assert_pbgi_near_reference(f64::MAX, f64::MAX, 0.01 * f64::MAX);
+    // g itself overflows: +∞ / -∞.
+    assert_eq!(pbgi_fast::pbgi(1.7e308, 1e307, 1e308), f64::INFINITY);
+    assert_eq!(pbgi_fast::pbgi(-1.7e308, 1e308, 1e-4), f64::NEG_INFINITY);
+}
+
+#[test]
+fn pbgi_special_values_each_alone() {
+    let (nan, inf) = (f64::NAN, f64::INFINITY);
+    // σ = -0 is σ = 0: μ + c.
+    assert_eq!(pbgi_fast::pbgi(1.0, -0.0, 0.5), 1.5);
+    assert_eq!(pbgi_fast::pbgi(inf, 1.0, 1.0), inf);
+    assert_eq!(pbgi_fast::pbgi(-inf, 1.0, 1.0), -inf);
+    assert!(pbgi_fast::pbgi(inf, inf, 1.0).is_nan());
+    assert!(pbgi_fast::pbgi(-inf, 1.0, inf).is_nan());
+    assert!(pbgi_fast::pbgi(0.0, inf, inf).is_nan());
+    assert_eq!(pbgi_fast::pbgi(-inf, inf, 1.0), -inf);
+    assert_eq!(pbgi_fast::pbgi(inf, 1.0, inf), inf);
+    assert!(pbgi_fast::pbgi(nan, 0.0, 1.0).is_nan());
+    assert!(pbgi_fast::pbgi(0.0, 0.0, -1.0).is_nan());
+    assert!(pbgi_fast::pbgi(0.0, -inf, 1.0).is_nan());
+}
+
+/// `pbgi_lognormal` within 4 ulp of `|μ| + σ·|u| + E[c]/Φ(u)` of the reference (its
+/// documented bound), with `σ·u = g - μ` from the reference's `g`; where `E[c]` is beyond
+/// f64, `u ≥ 40` and `g - μ = E[c]` to all digits, so the last term is `|g - μ|`.
+fn assert_pbgi_lognormal_near_reference(mu: f64, sigma: f64, m: f64, s: f64) {
+    let want = pbgi_reference::pbgi_lognormal(mu, sigma, m, s)
+        .unwrap()
+        .value;
+    let got = pbgi_fast::pbgi_lognormal(mu, sigma, m, s);
+    let offset = (want - mu).abs().min(f64::MAX);
+    let mean = (m + 0.5 * s * s).exp();
+    let cost_term = if mean.is_finite() && sigma > 0.0 {
+        let u = (want - mu) / sigma;
+        mean / (0.5 * libm::erfc(-u * core::f64::consts::FRAC_1_SQRT_2))
+    } else {
+        offset
+    };
+    let scale = (mu.abs() + offset + cost_term).min(f64::MAX);
+    assert!(
+        (got - want).abs() <= 4.0 * ulp_at(scale),
+        "pbgi_lognormal({mu:e}, {sigma:e}, {m:e}, {s:e}) = {got:e}, reference {want:e}"
+    );
+}
+
+#[test]
+fn pbgi_lognormal_in_and_outside_the_regular_range() {
+    // Regular: |ln E[c]| < 700 and σ in [1e-280, 1e280], ln E[c] = m + s²/2 with a low part.
+    for (m, s) in [
+        (-0.3, 0.7),
+        (-5.0, 1.5),
+        (1.0, 0.1),
+        (-40.0, 3.0),
+        (2.5, 1.2),
+    ] {
+        assert_pbgi_lognormal_near_reference(0.5, 1.0, m, s);
+        assert_pbgi_lognormal_near_reference(-2.0, 3.0, m, s);
+    }
+    // σ outside [1e-280, 1e280] (the index from σ' = σ·2^-k and E[c]·2^-k).
+    assert_pbgi_lognormal_near_reference(0.0, 1e-300, -690.0, 0.5);
+    assert_pbgi_lognormal_near_reference(0.0, 1e300, 690.0, 0.5);
+    assert_pbgi_lognormal_near_reference(1e299, 1e300, 692.0, 1.0);
+    // ln E[c] beyond ±700 with σ inside the range: E[c] itself under- or overflows.
+    assert_pbgi_lognormal_near_reference(0.0, 1e-305, -703.0, 0.0);
+    assert_pbgi_lognormal_near_reference(0.0, 1e305, 705.0, 0.5);
+    assert_pbgi_lognormal_near_reference(0.0, 1.0, -800.0, 2.0);
+    // E[c]/σ ≥ 40 outside the regular range: g = μ + E[c], also where E[c] alone overflows.
+    assert_pbgi_lognormal_near_reference(0.0, 1e-300, -600.0, 0.0);
+    assert_pbgi_lognormal_near_reference(-f64::MAX, 1e300, 709.9, 0.0);
+    assert_pbgi_lognormal_near_reference(-f64::MAX, 1e300, 709.0, 0.5);
+}
+
+#[test]
+fn pbgi_lognormal_with_sigma_zero_is_mu_plus_the_mean_cost() {
+    // σ = 0: g = μ + E[c] rounded once, also where E[c] alone overflows but μ + E[c] does not.
+    assert_pbgi_lognormal_near_reference(1.0, 0.0, 0.25, 0.5);
+    assert_pbgi_lognormal_near_reference(2.0, 0.0, 700.5, 0.0);
+    assert_pbgi_lognormal_near_reference(-f64::MAX, 0.0, 709.9, 0.0);
+    assert_pbgi_lognormal_near_reference(-f64::MAX, 0.0, 709.5, 1.0);
+    assert_eq!(
+        pbgi_fast::pbgi_lognormal(0.0, 0.0, 800.0, 0.0),
+        f64::INFINITY
+    );
+    assert_eq!(
+        pbgi_fast::pbgi_lognormal(-f64::MAX, 0.0, 1e4, 0.0),
+        f64::INFINITY
+    );
+    // Invalid: s < 0, NaN m or s, σ < 0; infinite μ or σ: pbgi's special values for E[c].
+    let (nan, inf) = (f64::NAN, f64::INFINITY);
+    assert!(pbgi_fast::pbgi_lognormal(0.0, 1.0, 0.0, -1.0).is_nan());
+    assert!(pbgi_fast::pbgi_lognormal(0.0, 1.0, 0.0, nan).is_nan());
+    assert!(pbgi_fast::pbgi_lognormal(0.0, -1.0, 0.0, 1.0).is_nan());
+    assert_eq!(pbgi_fast::pbgi_lognormal(inf, 1.0, 0.0, 1.0), inf);
+    assert_eq!(pbgi_fast::pbgi_lognormal(0.0, inf, 0.0, 1.0), -inf);
+    assert_eq!(pbgi_fast::pbgi_lognormal(0.0, 1.0, 0.0, 1e200), inf);
+}
+
+/// `μ - σ·√(2·ln(σ/c))` evaluated in MPFR (300 bits) and rounded to f64.
+fn small_cost_in_mpfr(mu: f64, sigma: f64, cost: f64) -> f64 {
+    use pbgi_reference::Float;
+    let q = Float::with_val(300, sigma) / Float::with_val(300, cost);
+    let t = (q.ln() * 2u32).sqrt();
+    (Float::with_val(300, mu) - t * Float::with_val(300, sigma)).to_f64()
+}
+
+#[test]
+fn pbgi_small_cost_against_the_formula_in_mpfr() {
+    // ln(σ/c) from q = σ/c as a double-double: ln_1p(q - 1) for q < 2 (q - 1 exact), ln q +
+    // q_lo/q up to 1.8e19, ln q beyond, ln σ - ln c where q overflows; within 2 ulp of
+    // |μ| + σ·√(2 ln(σ/c)) (the documented bound).
+    for (mu, sigma, cost) in [
+        (0.0, 1.0, 1.0 - 2f64.powi(-40)),
+        (0.5, 1.0, 0.9),
+        (0.0, 3.0, 1.7),
+        (0.0, 1.0, 0.3),
+        (-2.0, 7.0, 0.1),
+        (0.0, 1.0, 1e-10),
+        (0.0, 0.3, 1e-19),
+        (0.0, 1.0, 1e-300),
+        (1.0, 1e-300, 3e-310),
+        (0.0, 1e300, 1e-300),
+        (0.0, 1e-10, 5e-324),
+        // σ·√(2 ln(σ/c)) overflows, μ - (…) does not.
+        (f64::MAX, 1e308, 1.5e307),
+    ] {
+        let want = small_cost_in_mpfr(mu, sigma, cost);
+        let got = pbgi_fast::pbgi_small_cost(mu, sigma, cost);
+        let scale = (mu.abs() + (want - mu).abs()).min(f64::MAX);
+        assert!(
+            (got - want).abs() <= 2.0 * ulp_at(scale),
+            "pbgi_small_cost({mu:e}, {sigma:e}, {cost:e}) = {got:e}, MPFR {want:e}"
+        );
+    }
+    // Domain: NaN, σ < 0, cost ≤ 0, cost > σ → NaN; σ = 0 → μ + c; σ = ∞ → -∞.
+    let (nan, inf) = (f64::NAN, f64::INFINITY);
+    for (mu, sigma, cost) in [
+        (nan, 1.0, 0.1),
+        (0.0, nan, 0.1),
+        (0.0, 1.0, nan),
+        (0.0, -1.0, 0.1),
+        (0.0, 1.0, 0.0),
+        (0.0, 1.0, 2.0),
+    ] {
+        assert!(pbgi_fast::pbgi_small_cost(mu, sigma, cost).is_nan());
+    }
+    assert_eq!(pbgi_fast::pbgi_small_cost(1.0, 0.0, 0.5), 1.5);
+    assert_eq!(pbgi_fast::pbgi_small_cost(1.0, inf, 0.5), -inf);
+    assert_eq!(pbgi_fast::pbgi_small_cost(0.0, 1.0, 1.0), 0.0);
+}
+
+#[test]
+fn pbgi_lognormal_keeps_the_low_part_of_ln_mean_cost_in_every_regime() {
+    // ln E[c] = m + s²/2 = ±600.045 is rounded with an error up to 2^-44 absolute, which
+    // E[c] = exp(l_hi)·(1 + l_lo) carries as a relative low part of hundreds of its ulps:
+    // r = E[c]/σ at 1000 (g = μ + E[c]), 10 (the start u = r), 2 (the fitted start), 0.3 and
+    // φ0 (the middle regime's two starts), 1e-5 and 1e-15 (log space; 1e-100 with the small
+    // cost, where σ = E[c]/r stays inside [1e-280, 1e280]).
+    for (m, s, far) in [(599.9f64, 0.3, 1e-15), (-600.09, 0.3, 1e-100)] {
+        let mean = (m + 0.5 * s * s).exp();
+        for r in [1000.0, 10.0, 2.0, 0.3, 0.3989, 1e-5, far] {
+            assert_pbgi_lognormal_near_reference(0.0, mean / r, m, s);
+        }
+    }
+}
+
+#[test]
+fn pbgi_with_subnormal_mu_and_offset_adds_them_exactly() {
+    // Everything in units of 2^-1074: σ = 10, c = 7, so r = 0.7 and u = 0.5045…; σ·u = 5.045
+    // rounds to 5 and μ + 5 = 6 is exact (subnormal sums are), so the kernel is within one unit
+    // of the exact g = 6.045 (as the reference's correctly rounded 6 is). Halving first (as
+    // where σ·u overflows) would round μ/2 = 1/2 and σu/2 = 5/2 to even: 2·(0 + 2) = 4.
+    let unit = f64::from_bits(1);
+    let (mu, sigma, cost) = (unit, 10.0 * unit, 7.0 * unit);
+    let want = pbgi_reference::pbgi(mu, sigma, cost).unwrap().value;
+    assert_eq!(want, 6.0 * unit);
+    let got = pbgi_fast::pbgi(mu, sigma, cost);
+    assert!(ulps(got, want) <= 1, "pbgi = {got:e}, reference {want:e}");
+}
