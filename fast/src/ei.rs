@@ -121,9 +121,9 @@ fn ei_special(mu: f64, sigma: f64, y: f64) -> f64 {
 ///
 /// Four points at a time: with AVX2 and FMA when the CPU has them (chosen at run time, see
 /// [`crate::simd_path`]), else with the baseline instruction set; rare regions (`σ` outside
-/// `[1e-100, 1e100]`, `z ∈ (20, 40]`, `z` just above the underflow of EI, invalid input) fall
+/// `[1e-100, 1e100]`, `z` just above the underflow of EI, invalid input) fall
 /// back to [`ei`] lane by lane. Every path gives the bits of [`ei`]
-/// (`fast/src/ei_lanes.rs`, tested there on both compilations).
+/// (`fast/src/ei_lanes.rs`, tested on every compilation in `fast/src/lanes_tests.rs`).
 ///
 /// # Errors
 /// [`SliceLengthError`] (and `out` untouched) unless `mu`, `sigma` and `out` have equal lengths.

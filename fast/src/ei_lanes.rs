@@ -6,11 +6,14 @@
 //! where Dekker's and the fused product could differ (near underflow), are recomputed by
 //! [`crate::ei`]:
 //! - `σ ∉ [1e-100, 1e100]`, `y - μ` not finite, NaN anywhere;
-//! - `z ∈ (20, 40]` (`σ·h(-z)` near the underflow threshold), `z ∈ [-38.5, -37)` (the scaled
-//!   exponential leaves the range of one multiplication), `z < -38.5` with `σ > 1`, and
-//!   `z < 0` with `|y - μ| < 1e-250`.
+//! - `z ∈ [-38.5, -37)` (the scaled exponential leaves the range of one multiplication),
+//!   `z < -38.5` with `σ > 1`, and `z < 0` with `|y - μ| < 1e-250`.
+//!
+//! Above `z = 20` the scalar kernel returns `dhi + dlo` (`crate::scaled_h::Z_BEYOND`), and so
+//! do the lanes.
 use crate::exp_reduced::exp_neg_reduced;
 use crate::lanes::{for_each_x4, lanes_entry, two_prod, two_square, two_sum, Lanes};
+use crate::scaled_h::Z_BEYOND;
 use crate::tail_lanes::{p_tail_sq, TailLanes};
 
 /// `Standardized::new` and `Standardized::zlo` for four lanes (meaningful where
@@ -40,7 +43,7 @@ pub(crate) struct EiMasks<M> {
     /// `z ∈ [0, 20]` (`sigma_h_pos`) or `z ∈ [-37, 0)` with `|y - μ| ≥ 1e-250`
     /// (`sigma_h_neg` with one scaling multiplication).
     pub kernel: M,
-    /// `z > 40`: EI = `y - μ` to all digits.
+    /// `z > 20`: EI = `dhi + dlo` rounded once (`crate::scaled_h::Z_BEYOND`).
     pub beyond: M,
     /// `z < -38.5` with `σ ≤ 1`: EI rounds to 0.
     pub zero: M,
@@ -55,8 +58,8 @@ pub(crate) fn ei_masks<V: Lanes>(s: &StandardLanes<V>, sigma: V) -> EiMasks<V::M
     let z = s.zhi;
     EiMasks {
         ok: ok_sigma & ok_d,
-        kernel: (z.ge(0.0) & z.le(20.0)) | (z.ge(-37.0) & z.lt(0.0) & big_d),
-        beyond: z.gt(40.0),
+        kernel: (z.ge(0.0) & z.le(Z_BEYOND)) | (z.ge(-37.0) & z.lt(0.0) & big_d),
+        beyond: z.gt(Z_BEYOND),
         zero: z.lt(-38.5) & sigma.le(1.0),
     }
 }

@@ -308,7 +308,7 @@ fn pbgi_grad_body(mu: f64, sigma: f64, cost: f64) -> PbgiGrad {
 /// [`crate::ei_slice`], the derivatives by the scalar operations on four lanes (`exp` and
 /// `erfc` lane by lane); points those lanes leave out (and `z < -2^16`) fall back to
 /// [`ei_grad`]. Every path gives the bits of [`ei_grad`] (`fast/src/gradients_lanes.rs`,
-/// tested in `fast/src/lanes_tests.rs` on both compilations).
+/// tested in `fast/src/lanes_tests.rs` on every compilation).
 ///
 /// # Errors
 /// [`SliceLengthError`] (and nothing written) unless all slices have equal lengths.
@@ -332,7 +332,7 @@ pub fn ei_grad_slice(
 /// [`crate::log_ei_slice`], `h(z)` by the EI lanes, `exp` and `erfc` lane by lane; points those
 /// lanes leave out (and `z` outside `[-2^16, 20]`) fall back to [`log_ei_grad`]. Every path
 /// gives the bits of [`log_ei_grad`] (`fast/src/gradients_lanes.rs`, tested in
-/// `fast/src/lanes_tests.rs` on both compilations).
+/// `fast/src/lanes_tests.rs` on every compilation).
 ///
 /// # Errors
 /// [`SliceLengthError`] (and nothing written) unless all slices have equal lengths.
@@ -372,7 +372,7 @@ fn check_grad_lengths(
 /// point, where [`pbgi_grad`] solves twice), the derivatives by the scalar operations on four
 /// lanes (`exp` and `erfc` lane by lane); points those lanes leave out fall back to
 /// [`pbgi_grad`]. Every path gives the bits of [`pbgi_grad`] (`fast/src/gradients_lanes.rs`,
-/// tested in `fast/src/lanes_tests.rs` on both compilations).
+/// tested in `fast/src/lanes_tests.rs` on every compilation).
 ///
 /// # Errors
 /// [`SliceLengthError`] (and nothing written) unless all slices have equal lengths.

@@ -1,5 +1,6 @@
-//! The lane kernels give the bits of the scalar functions, on both compilations: the portable
-//! one and (where the CPU has them) the AVX2+FMA one, called directly rather than through the
+//! The lane kernels give the bits of the scalar functions, on every compilation: the portable
+//! one and (where the CPU has them) the AVX2+FMA one and the AVX2+FMA+AVX-512VL one, called
+//! directly rather than through the
 //! run-time choice, on seeded random inputs over every branch and on edge values, with lengths
 //! that leave every remainder.
 use crate::ei_lanes::{ei_lanes_kernel, ei_x4};
@@ -201,6 +202,13 @@ unsafe fn compare_avx2(y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
     compare::<crate::lanes::Avx4>("avx2+fma", y, mu, sigma, cost)
 }
 
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,avx512f,avx512vl")]
+#[allow(unsafe_code)]
+unsafe fn compare_avx512vl(y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
+    compare::<crate::lanes::Avx4>("avx2+fma+avx512vl", y, mu, sigma, cost)
+}
+
 /// `n` PBGI points `(μ, σ, cost)`: BO-like points, `r = c/σ` over every regime of the solver
 /// with extra weight on its boundaries (`h(-1)`, the start table's breaks, `h(0.5)`, 4.5, 40,
 /// `φ0 ± 1e-3` where the middle regime switches its start, `2^-1022`), `σ` at the ends of the
@@ -266,7 +274,7 @@ fn the_pbgi_lane_kernel_equals_pbgi_bit_for_bit() {
     println!("seed {SEED:#x}");
     let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 3);
     for round in 0..24 {
-        let (mu, sigma, cost) = pbgi_inputs(&mut rng, 10_000 + round % 4);
+        let (mu, sigma, cost) = pbgi_inputs(&mut rng, 10_000 + round % 8);
         compare_pbgi::<F64x4>("portable", &mu, &sigma, &cost);
         #[cfg(target_arch = "x86_64")]
         if crate::lanes::avx2_fma_detected() {
@@ -274,6 +282,14 @@ fn the_pbgi_lane_kernel_equals_pbgi_bit_for_bit() {
             #[allow(unsafe_code)]
             unsafe {
                 compare_pbgi_avx2(&mu, &sigma, &cost)
+            };
+        }
+        #[cfg(target_arch = "x86_64")]
+        if crate::lanes::avx512vl_detected() {
+            // SAFETY: the CPU has AVX2, FMA, AVX-512F and AVX-512VL (checked just above).
+            #[allow(unsafe_code)]
+            unsafe {
+                compare_pbgi_avx512vl(&mu, &sigma, &cost)
             };
         }
     }
@@ -291,12 +307,20 @@ unsafe fn compare_pbgi_avx2(mu: &[f64], sigma: &[f64], cost: &[f64]) {
     compare_pbgi::<crate::lanes::Avx4>("avx2+fma", mu, sigma, cost)
 }
 
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,avx512f,avx512vl")]
+#[allow(unsafe_code)]
+unsafe fn compare_pbgi_avx512vl(mu: &[f64], sigma: &[f64], cost: &[f64]) {
+    compare_pbgi::<crate::lanes::Avx4>("avx2+fma+avx512vl", mu, sigma, cost)
+}
+
 #[test]
 fn lane_kernels_equal_the_scalar_functions_bit_for_bit() {
     println!("seed {SEED:#x}");
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    // Lengths with every remainder modulo 8 (the kernels take two groups of four per step).
     for round in 0..24 {
-        let (y, mu, sigma, cost) = inputs(&mut rng, 10_000 + round % 4);
+        let (y, mu, sigma, cost) = inputs(&mut rng, 10_000 + round % 8);
         compare::<F64x4>("portable", y, &mu, &sigma, &cost);
         #[cfg(target_arch = "x86_64")]
         if crate::lanes::avx2_fma_detected() {
@@ -307,6 +331,16 @@ fn lane_kernels_equal_the_scalar_functions_bit_for_bit() {
             };
         } else if round == 0 {
             println!("no AVX2+FMA on this CPU: only the portable compilation is compared");
+        }
+        #[cfg(target_arch = "x86_64")]
+        if crate::lanes::avx512vl_detected() {
+            // SAFETY: the CPU has AVX2, FMA, AVX-512F and AVX-512VL (checked just above).
+            #[allow(unsafe_code)]
+            unsafe {
+                compare_avx512vl(y, &mu, &sigma, &cost)
+            };
+        } else if round == 0 {
+            println!("no AVX-512VL on this CPU: its compilation is not compared");
         }
     }
 }

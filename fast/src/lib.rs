@@ -15,10 +15,11 @@
 //! `fast/src/fma_tests.rs`).
 //!
 //! Every `*_slice` function except [`log_ndtr_slice`] computes four points at a time, with AVX2
-//! and FMA when the CPU has them (chosen at run time, [`simd_path`]) and the baseline
-//! instruction set otherwise; on every path they return the bits of the scalar functions.
-// `unsafe` only to call the AVX2+FMA compilation of a kernel after checking that the CPU has
-// them (`lanes::lanes_entry`), and for the AVX intrinsics of the lane type that compilation
+//! and FMA when the CPU has them (and AVX-512VL's registers where it has that too; chosen at
+//! run time, [`simd_path`]) and the baseline instruction set otherwise; on every path they
+//! return the bits of the scalar functions.
+// `unsafe` only to call the AVX2+FMA (and AVX-512VL) compilations of a kernel after checking
+// that the CPU has them (`lanes::lanes_entry`), and for the AVX intrinsics of the lane type that compilation
 // uses (`lanes::Avx4`); and to call the FMA compilation of a scalar function after checking
 // that the CPU has FMA (`dd::fma_dispatch`).
 #![deny(unsafe_code)]

@@ -112,7 +112,7 @@ pub(crate) fn log_ei_far_left(mu: f64, sigma: f64, y: f64) -> Option<(f64, f64, 
 /// Four points at a time, with AVX2 and FMA when the CPU has them (chosen at run time, see
 /// [`crate::simd_path`]); lanes outside the common region (as for [`crate::ei_slice`], and
 /// `z ≤ -2^16`) are recomputed by [`log_ei`]. Every path gives the bits of [`log_ei`]
-/// (`fast/src/log_ei_lanes.rs`, tested on both compilations in `fast/src/lanes_tests.rs`).
+/// (`fast/src/log_ei_lanes.rs`, tested on every compilation in `fast/src/lanes_tests.rs`).
 ///
 /// # Errors
 /// [`SliceLengthError`] (and `out` untouched) unless `mu`, `sigma` and `out` have equal lengths.

@@ -316,7 +316,7 @@ fn solve_lower_far(m: f64) -> f64 {
 /// that four lanes run one root finder; rare inputs (`σ` outside `[1e-280, 1e280]`,
 /// `c/σ < 2^-1022`, invalid input, `g` not finite) fall back to [`pbgi`] point by point. Every
 /// path gives the bits of [`pbgi`] (`fast/src/pbgi_lanes.rs`, tested in
-/// `fast/src/lanes_tests.rs` on both compilations).
+/// `fast/src/lanes_tests.rs` on every compilation).
 ///
 /// # Errors
 /// [`SliceLengthError`] (and `out` untouched) unless all slices have equal lengths.

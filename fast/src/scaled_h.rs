@@ -104,10 +104,29 @@ pub(crate) const LN_SQRT_2PI: f64 = 0.918_938_533_204_672_8;
 /// rounding, weighted by `h(-z)/h(z) ≤ 1`.
 #[inline(always)]
 pub(crate) fn sigma_h_pos(z: f64, sigma: f64, dhi: f64, dlo: f64) -> f64 {
-    if z > 40.0 {
-        // σ·h(-z)/(σz) < e^{-800}.
+    if z > Z_BEYOND {
         return dhi + dlo;
     }
+    sigma_h_pos_kernel(z, sigma, dhi, dlo)
+}
+
+/// Beyond this `z`, [`sigma_h_pos`] is `dhi + dlo` rounded once: `σ·h(-z) < 2^-300·σz`, and
+/// every term the kernel would add to `dhi + dlo` is as small, so the kernel's result has the
+/// same bits ([`sigma_h_pos_kernel`], the argument there; test
+/// `beyond_twenty_the_kernel_gives_the_rounded_difference`).
+pub(crate) const Z_BEYOND: f64 = 20.0;
+
+/// The body of [`sigma_h_pos`] without its shortcut, for `0 ≤ z ≤ 40`.
+///
+/// For `z > 20` it returns `fl(dhi + dlo)`: with `dhi + dlo = σz` and `dhi > 0` normal
+/// (`σ ≥ 1e-280`), every term besides `dhi` and `dlo` (`s_hi`, `s_lo`, `σ·(m_lo + e·lo)`,
+/// `s_hi·corr`, even where a product is subnormal and its error term is not exact) is at most
+/// `4σ·p(z)·e^{-z²/2} + 2^-1070 ≤ 2^-300·dhi`. So `a = dhi`, `b = s_hi` (below a quarter
+/// ulp of `dhi`), and the inner sum `S` is: `dlo` exactly when `|dlo| ≥ 2^-80·dhi` (each term
+/// added is below a quarter ulp of `dlo`), so the result is `fl(dhi + dlo)`; else
+/// `|S| < 2^-79·dhi`, below half an ulp of `dhi`, and the result is `dhi = fl(dhi + dlo)`.
+#[inline(always)]
+pub(crate) fn sigma_h_pos_kernel(z: f64, sigma: f64, dhi: f64, dlo: f64) -> f64 {
     let (hi, lo) = two_square(z);
     let (n, e, e_lo) = exp_neg_reduced(0.5 * hi);
     // 2^-n exact unless subnormal (z > 37.6, where σ·h(-z)/(σz) < e^{-700}).
@@ -134,5 +153,58 @@ pub(crate) fn scale_pow2(v: f64, j: i32) -> f64 {
         v * f64::from_bits(((1023 + j) as u64) << 52)
     } else {
         libm::scalbn(v, j)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Half an ulp of `v > 0` (a power of two, exact).
+    fn half_ulp(v: f64) -> f64 {
+        (v.next_up() - v) / 2.0
+    }
+
+    #[test]
+    fn beyond_twenty_the_kernel_gives_the_rounded_difference() {
+        // The shortcut of sigma_h_pos above Z_BEYOND returns what the kernel would: z ∈ (20, 40],
+        // σ over the kernel range, and low parts at the ties (±half an ulp of dhi), next to
+        // them, at the 2^-80 boundary of the argument, tiny, subnormal and zero.
+        let mut rng = ChaCha8Rng::seed_from_u64(0x5ca1_ed20);
+        for _ in 0..20_000 {
+            let sigma = match rng.gen_range(0..3) {
+                0 => 10f64.powf(rng.gen_range(-280.0..280.0)),
+                1 => 10f64.powf(rng.gen_range(-2.0..0.301)),
+                _ => [1e-280, 1e280, 1.0][rng.gen_range(0..3)],
+            };
+            let z = match rng.gen_range(0..4) {
+                0 => Z_BEYOND.next_up(),
+                1 => 40.0,
+                _ => rng.gen_range(Z_BEYOND..40.0),
+            };
+            let dhi = sigma * z;
+            let u = half_ulp(dhi);
+            let sign = if rng.gen_bool(0.5) { 1.0 } else { -1.0 };
+            let dlo = sign
+                * match rng.gen_range(0..8) {
+                    0 => u,
+                    1 => u.next_down(),
+                    2 => rng.gen_range(0.0..1.0) * u,
+                    3 => dhi * 2f64.powi(-80),
+                    4 => dhi * 2f64.powi(-81) * rng.gen_range(0.5..1.5),
+                    5 => 5e-324 * rng.gen_range(1.0..1e6),
+                    6 => dhi * 2f64.powi(-200),
+                    _ => 0.0,
+                };
+            let kernel = sigma_h_pos_kernel(z, sigma, dhi, dlo);
+            assert_eq!(
+                kernel.to_bits(),
+                (dhi + dlo).to_bits(),
+                "z = {z:e}, σ = {sigma:e}, dhi = {dhi:e}, dlo = {dlo:e}: kernel {kernel:e}"
+            );
+            assert_eq!(sigma_h_pos(z, sigma, dhi, dlo).to_bits(), kernel.to_bits());
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! rows, polynomials and operations, in the same order, so each lane has the bits of
 //! `crate::tail::p_tail_sq`, with both branches (`x < 8`, `x ≥ 8`) as one polynomial over one
 //! table.
-use crate::lanes::{fast_two_sum, two_prod, Lanes, LANES};
+use crate::lanes::{fast_two_sum, two_prod, Lanes};
 use crate::tail_coeffs::{ASYMPTOTIC, SMALL, W16, W32, W8};
 
 /// The tail ratio `p` of `crate::tail::p_tail_sq`, four lanes.
@@ -29,18 +29,26 @@ pub(crate) fn p_tail_sq<V: Lanes>(x: V, x2_hi: V, x2_lo: V) -> TailLanes<V> {
     let i = (x * 8.0).trunc();
     let i = V::select(i.le(63.0), i, V::splat(63.0));
     let t = x - (i + 0.5) * 0.125;
-    let ia = i.to_array();
-    let xa = x.to_array();
-    // Without branches (x varies at random across lanes): [8, 16) → 64, …, [64, ∞) → 67.
-    let rows: [usize; LANES] = core::array::from_fn(|l| {
-        let v = xa[l];
-        let large = 64 + (v >= 16.0) as usize + (v >= 32.0) as usize + (v >= 64.0) as usize;
-        let row = if v < 8.0 { ia[l] as usize } else { large };
-        row.min(ROWS.len() - 1) // already in range; lets the compiler drop bounds checks
-    });
+    // The row, as an integer-valued f64 in every lane, without branches (x varies at random
+    // across lanes): [8, 16) → 64, …, [64, ∞) → 67, and NaN → 64.
+    let one = |m| V::select(m, V::splat(1.0), V::splat(0.0));
+    let large = ((V::splat(64.0) + one(x.ge(16.0))) + one(x.ge(32.0))) + one(x.ge(64.0));
+    // `min` only restates the range (already there); it lets the compiler drop bounds checks.
+    let rows = V::select(small, i, large)
+        .to_indices()
+        .map(|r| r.min(ROWS.len() - 1));
+    let [r0, r1, r2, r3] = rows.map(|r| &ROWS[r]);
+    // (No closures around the lane operations: the library functions that would call them are
+    // not compiled with the kernel's instruction set, so they would not be inlined.)
+    let quads = [
+        V::transpose_rows([&r0[0], &r1[0], &r2[0], &r3[0]]),
+        V::transpose_rows([&r0[1], &r1[1], &r2[1], &r3[1]]),
+        V::transpose_rows([&r0[2], &r1[2], &r2[2], &r3[2]]),
+    ];
+    let last = V::from_array([r0[3][0], r1[3][0], r2[3][0], r3[3][0]]);
+    let c = |k: usize| if k < 12 { quads[k / 4][k % 4] } else { last };
     let inv = V::splat(1.0) / x2_hi;
     let v = V::select(small, t, inv);
-    let c = |k: usize| V::from_array(core::array::from_fn(|l| ROWS[rows[l]][k]));
     let mut acc = c(ROW_LEN - 1);
     for k in (2..ROW_LEN - 1).rev() {
         acc = c(k) + v * acc;
@@ -67,11 +75,12 @@ pub(crate) fn p_tail_sq<V: Lanes>(x: V, x2_hi: V, x2_lo: V) -> TailLanes<V> {
 const ROW_LEN: usize = 13;
 
 /// The 64 rows of `SMALL`, then `W8`, `W16`, `W32`, `ASYMPTOTIC`, each padded with zeros to
-/// [`ROW_LEN`].
-static ROWS: [[f64; ROW_LEN]; 68] = rows();
+/// [`ROW_LEN`] and stored as four groups of four (the last holds the 13th coefficient), so
+/// that the lanes load four coefficients of a row at once ([`Lanes::transpose_rows`]).
+static ROWS: [[[f64; 4]; 4]; 68] = rows();
 
-const fn rows() -> [[f64; ROW_LEN]; 68] {
-    let mut out = [[0.0; ROW_LEN]; 68];
+const fn rows() -> [[[f64; 4]; 4]; 68] {
+    let mut out = [[[0.0; 4]; 4]; 68];
     let mut i = 0;
     while i < 64 {
         out[i] = pad(&SMALL[i]);
@@ -84,11 +93,12 @@ const fn rows() -> [[f64; ROW_LEN]; 68] {
     out
 }
 
-const fn pad<const N: usize>(c: &[f64; N]) -> [f64; ROW_LEN] {
-    let mut out = [0.0; ROW_LEN];
+const fn pad<const N: usize>(c: &[f64; N]) -> [[f64; 4]; 4] {
+    assert!(N <= ROW_LEN);
+    let mut out = [[0.0; 4]; 4];
     let mut k = 0;
     while k < N {
-        out[k] = c[k];
+        out[k / 4][k % 4] = c[k];
         k += 1;
     }
     out

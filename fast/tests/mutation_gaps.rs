@@ -553,6 +553,16 @@ fn pbgi_over_the_solver_regimes_against_the_reference() {
 }
 
 #[test]
+fn pbgi_middle_regime_where_the_start_is_furthest_from_the_root() {
+    // u = -0.777 and -0.9994: among 3000 points of [h(-1), h(0.5)) the fitted start is furthest
+    // from the root here, so the Halley step needs the slope Φ(u) (the series S_SERIES) to its
+    // last terms: a sign error in the k = 7 term (1e-7) moves u by 7 and 5 ulps.
+    for cost in [0.125_202_598_005_481_4, 0.083_417_884_102_155_24] {
+        assert_pbgi_near_reference(0.0, 1.0, cost);
+    }
+}
+
+#[test]
 fn pbgi_with_sigma_outside_the_exact_remainder_range() {
     // σ outside [1e-280, 1e280]: the remainder of c/σ from c and σ scaled by σ's power of two.
     for r in [50.0, 3.0, 0.6, 0.3989, 0.2, 1e-3] {
