@@ -975,6 +975,18 @@ pub fn pbgi_lognormal_with(
 mod tests {
     use super::*;
 
+    /// The tests' comparer for `(μ, σ, c)`: 128 bits to start, capped at 8192.
+    fn comparer(mu: f64, sigma: f64, cost: &Interval) -> Comparer<'_> {
+        Comparer {
+            mu: exact(mu),
+            sigma: exact(sigma),
+            cost,
+            cap: 8192,
+            p: 128,
+            function: "pbgi",
+        }
+    }
+
     /// Every certified Newton bracket contains the root (enclosed independently by the
     /// bisection to 320 bits), and every tangent-only bound lies above it, from points at
     /// relative distances `2^-2` to `2^-110` on both sides, at three precisions; points at
@@ -1000,14 +1012,7 @@ mod tests {
         ] {
             let root = pbgi_bisection_with(mu, sigma, cost, &tight).unwrap();
             let cost_iv = Interval::point(exact(cost));
-            let cmp = Comparer {
-                mu: exact(mu),
-                sigma: exact(sigma),
-                cost: &cost_iv,
-                cap: 8192,
-                p: 128,
-                function: "pbgi",
-            };
+            let cmp = comparer(mu, sigma, &cost_iv);
             let mid = Float::with_val(400, &root.lower + &root.upper) >> 1u32;
             for j in [2u32, 10, 30, 52, 80, 110] {
                 for k in [-3i32, -1, 1, 3] {
@@ -1076,14 +1081,7 @@ mod tests {
             (5.0, 1e-3, 2.0),
         ] {
             let cost_iv = Interval::point(exact(cost));
-            let mut cmp = Comparer {
-                mu: exact(mu),
-                sigma: exact(sigma),
-                cost: &cost_iv,
-                cap: 8192,
-                p: 128,
-                function: "pbgi",
-            };
+            let mut cmp = comparer(mu, sigma, &cost_iv);
             let ((a, b), work) = crate::work::measure(|| bracket(&mut cmp).unwrap());
             let width = Float::with_val(64, &b - &a) / sigma;
             assert_eq!(
