@@ -618,7 +618,13 @@ fn assert_pbgi_lognormal_near_reference(mu: f64, sigma: f64, m: f64, s: f64) {
     let mean = (m + 0.5 * s * s).exp();
     let cost_term = if mean.is_finite() && sigma > 0.0 {
         let u = (want - mu) / sigma;
-        mean / (0.5 * libm::erfc(-u * core::f64::consts::FRAC_1_SQRT_2))
+        if u < -30.0 {
+            // E[c]/Φ(u) = σ·h(u)/Φ(u) < σ/|u| for u < 0 (Mills' ratio), and within u⁻² of it;
+            // erfc underflows below u ≈ -38, where E[c]/Φ(u) would be ∞ and the bound vacuous.
+            sigma / -u
+        } else {
+            mean / (0.5 * libm::erfc(-u * core::f64::consts::FRAC_1_SQRT_2))
+        }
     } else {
         offset
     };
@@ -761,4 +767,119 @@ fn pbgi_with_subnormal_mu_and_offset_adds_them_exactly() {
     assert_eq!(want, 6.0 * unit);
     let got = pbgi_fast::pbgi(mu, sigma, cost);
     assert!(ulps(got, want) <= 1, "pbgi = {got:e}, reference {want:e}");
+}
+
+#[test]
+fn pbgi_lognormal_keeps_the_low_part_of_half_s_squared() {
+    // ln E[c] = m + s²/2 where s²/2 is large and inexact, so its low part (up to half an ulp of
+    // s²/2, here up to 5.8e-11 for s²/2 ≈ 1e6) is far above ulp(ln E[c]): E[c] carries it as a
+    // relative low part of up to 1e-10. r = E[c]/σ through every regime of the solver, and
+    // σ = 1e280 where E[c]/σ underflows (u from ln σ - ln E[c], with ln E[c] = l_hi + l_lo).
+    for (m, s) in [(-600.0f64, 34.7), (-1e6, 1413.9)] {
+        let mean = (m + 0.5 * s * s).exp();
+        for r in [1000.0, 10.0, 2.0, 0.3, 0.3989, 1e-5, 1e-15] {
+            assert_pbgi_lognormal_near_reference(0.0, mean / r, m, s);
+        }
+    }
+    assert_pbgi_lognormal_near_reference(0.0, 1e280, -1e6, 1413.9);
+    assert_pbgi_lognormal_near_reference(1.0, 1e280, -1e6, 1413.9);
+}
+
+#[test]
+fn pbgi_lognormal_mean_cost_alone_keeps_its_low_part() {
+    // g = μ + E[c] formed as exp(l_hi)·(1 + l_lo), l = 599.9 + 0.045 and -600.09 + 0.045
+    // (l_lo up to 2^-44, hundreds of ulps of E[c]): σ = 0, and E[c]/σ ≥ 40 outside the regular
+    // range (σ = 1e-300).
+    assert_pbgi_lognormal_near_reference(0.0, 0.0, 599.9, 0.3);
+    assert_pbgi_lognormal_near_reference(1.0, 0.0, 599.9, 0.3);
+    assert_pbgi_lognormal_near_reference(0.0, 1e-300, -600.09, 0.3);
+    // The same where E[c] = e^709.445 alone is within a factor 2 of overflowing (formed as
+    // 2·(μ/2 + exp(l - ln 2))), σ = 0 and σ = 1e300.
+    assert_pbgi_lognormal_near_reference(-f64::MAX, 0.0, 709.4, 0.3);
+    assert_pbgi_lognormal_near_reference(-f64::MAX, 1e300, 709.4, 0.3);
+}
+
+#[test]
+fn pbgi_lognormal_at_the_first_cost_of_the_far_lower_solver() {
+    // -ln h(u) = 2048 exactly (σ = 1, μ = 0, ln E[c] = -2048, so g = u): the first point of
+    // the fixed-point solver for x = -u ≥ 64 (the fitted starts end at v = √(2m) = 64) and the
+    // next double of m. There the solver's own bound applies, ≤ 1 ulp (the roundings of
+    // m + ln p(x) and of the square root; four contracting steps leave the start's error below
+    // 0.001 ulp): a start 0.45 % off the root leaves 2.3 ulps at m = 2048. The double below
+    // 2048 is the last of the fitted start with its Halley step (4 ulp, the public bound).
+    for (m, n) in [
+        (-2048.0, 1),
+        (-(2048f64.next_up()), 1),
+        (-(2048f64.next_down()), 4),
+    ] {
+        let want = pbgi_reference::pbgi_lognormal(0.0, 1.0, m, 0.0)
+            .unwrap()
+            .value;
+        let got = pbgi_fast::pbgi_lognormal(0.0, 1.0, m, 0.0);
+        assert!(
+            ulps(got, want) <= n,
+            "pbgi_lognormal(0, 1, {m:e}, 0) = {got:e}, reference {want:e}"
+        );
+    }
+}
+
+#[test]
+fn pbgi_lognormal_with_sigma_zero_and_subnormal_terms_adds_them_exactly() {
+    // Units of 2^-1074: μ = 3, E[c] = exp(-744.26) = 1.2 (rounded to 1); μ + 1 = 4 is exact (a
+    // subnormal sum), within one unit of the reference's correctly rounded 4. Halving first
+    // (as where E[c] alone overflows) would round μ/2 = 1.5 to 2 and E[c]/2 = 0.6 to 1: 6.
+    let unit = f64::from_bits(1);
+    let (mu, m) = (3.0 * unit, -744.26);
+    let want = pbgi_reference::pbgi_lognormal(mu, 0.0, m, 0.0)
+        .unwrap()
+        .value;
+    assert_eq!(want, 4.0 * unit);
+    let got = pbgi_fast::pbgi_lognormal(mu, 0.0, m, 0.0);
+    assert!(
+        ulps(got, want) <= 1,
+        "pbgi_lognormal = {got:e}, reference {want:e}"
+    );
+}
+
+#[test]
+fn pbgi_lognormal_nan_mu_or_sigma_is_nan() {
+    let nan = f64::NAN;
+    assert!(pbgi_fast::pbgi_lognormal(0.0, nan, 0.0, 1.0).is_nan());
+    assert!(pbgi_fast::pbgi_lognormal(nan, 1.0, 0.0, 1.0).is_nan());
+    assert!(pbgi_fast::pbgi_lognormal(nan, 0.0, 0.0, 1.0).is_nan());
+    assert!(pbgi_fast::pbgi_lognormal(0.0, nan, 800.0, 0.0).is_nan());
+}
+
+#[test]
+fn pbgi_lognormal_infinite_mu_or_sigma_with_a_mean_cost_beyond_f64_follow_the_limits() {
+    // E[c] = exp(m + s²/2) is a positive finite cost even where it is beyond f64 (e^710,
+    // e^-800): μ = ±∞ gives μ, σ = +∞ gives -∞, as pbgi does for every positive finite cost
+    // (a cost rounded to ∞ or 0 would make them NaN).
+    let inf = f64::INFINITY;
+    for (m, s) in [
+        (710.0, 0.0),
+        (711.0, 0.0),
+        (700.0, 4.0),
+        (-800.0, 0.0),
+        (-750.0, 1.0),
+    ] {
+        for sigma in [0.0, 1.0, 1e-300, 1e300] {
+            assert_eq!(
+                pbgi_fast::pbgi_lognormal(-inf, sigma, m, s),
+                -inf,
+                "{sigma:e} {m} {s}"
+            );
+            assert_eq!(
+                pbgi_fast::pbgi_lognormal(inf, sigma, m, s),
+                inf,
+                "{sigma:e} {m} {s}"
+            );
+        }
+        assert_eq!(pbgi_fast::pbgi_lognormal(0.0, inf, m, s), -inf, "{m} {s}");
+        assert_eq!(pbgi_fast::pbgi_lognormal(-inf, inf, m, s), -inf, "{m} {s}");
+        assert!(
+            pbgi_fast::pbgi_lognormal(inf, inf, m, s).is_nan(),
+            "{m} {s}"
+        );
+    }
 }
