@@ -1144,8 +1144,8 @@ mod tests {
     #[test]
     fn the_standardized_index_meets_its_width() {
         for (sigma, cost, bits) in [(1.0, 0.1, 100), (3.0, 10.0, 150), (0.3, 1e-20, 120)] {
-            let u = standardized_index("pbgi_grad", sigma, cost, bits, &Accuracy::default())
-                .unwrap();
+            let u =
+                standardized_index("pbgi_grad", sigma, cost, bits, &Accuracy::default()).unwrap();
             let width = Float::with_val(64, &u.hi - &u.lo);
             let limit = Float::with_val(64, u.lo.abs_ref()) >> bits;
             assert!(
