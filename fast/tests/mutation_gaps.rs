@@ -1040,3 +1040,23 @@ fn gradients_at_special_values_are_the_documented_limits() {
         );
     }
 }
+
+#[test]
+fn log_ei_gradient_series_branch_with_sigma_far_from_one() {
+    // z < -1e8: ∂/∂σ = x·(x/σ) + 3/σ and ∂/∂μ = -(x + 2/x)/σ. With σ = 1 (the cases above) `/σ`
+    // and `·σ` agree; σ = 1e10 makes the `3/σ` term's placement visible (3σ would dominate), and
+    // at σ = 1e100, z = -1e180, x² overflows while x²/σ = 1e260 does not.
+    let cases: [(f64, f64, f64); 3] = [
+        (0.0, 1e10, -2e18),
+        (0.0, 1e-10, -3e-2),
+        (0.0, 1e100, -1e280),
+    ];
+    for (mu, sigma, y) in cases {
+        let z = (y - mu) / sigma;
+        let want = pbgi_reference::log_ei_grad(mu, sigma, y).unwrap();
+        let got = pbgi_fast::log_ei_grad(mu, sigma, y);
+        let at = format!("log_ei_grad({mu:e}, {sigma:e}, {y:e})");
+        assert_gradient_near(&format!("{at}.d_mu"), got.d_mu, want.d_mu.value, z);
+        assert_gradient_near(&format!("{at}.d_sigma"), got.d_sigma, want.d_sigma.value, z);
+    }
+}
