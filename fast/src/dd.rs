@@ -176,4 +176,133 @@ pub(crate) mod tests {
         let (s, e) = two_sum(1.0, 2f64.powi(-60));
         assert_eq!((s, e), (1.0, 2f64.powi(-60)));
     }
+
+    /// A finite f64 as an MPFR number with 2300 bits: every sum and every product of two f64
+    /// (exponents from -1074 to 1023) is exact at that precision, so equalities below are exact.
+    fn exact(x: f64) -> pbgi_reference::Float {
+        pbgi_reference::Float::with_val(2300, x)
+    }
+
+    /// Seeded f64 with a random 53-bit significand, a binary exponent uniform in `[lo, hi]`
+    /// and a random sign (splitmix64: reproducible without a dependency).
+    fn sample(state: &mut u64, lo: i32, hi: i32) -> f64 {
+        let mut next = || {
+            *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = *state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let bits = next();
+        let span = u64::try_from(hi - lo + 1).unwrap();
+        let e = lo + i32::try_from(next() % span).unwrap();
+        let significand = 1.0 + (bits >> 12) as f64 * 2f64.powi(-52);
+        let v = significand * 2f64.powi(e);
+        if bits & 1 == 1 {
+            -v
+        } else {
+            v
+        }
+    }
+
+    /// `two_prod` and `two_square` on both branches (FMA where the CPU has it, Dekker forced).
+    fn on_both_branches(check: impl Fn()) {
+        for dekker in [false, true] {
+            DEKKER_FORCED.with(|f| f.set(dekker));
+            check();
+        }
+        DEKKER_FORCED.with(|f| f.set(false));
+    }
+
+    #[test]
+    fn two_sum_is_error_free_and_its_sum_is_the_rounded_sum() {
+        // a + b = s + e exactly with s = fl(a + b), checked in MPFR: operands of every relative
+        // size (the smaller one first or second), signs and exponents, subnormals included.
+        let mut state = 1;
+        let tiny = f64::from_bits(1);
+        let mut pairs = vec![
+            (tiny, -3.0 * tiny),
+            (1e-310, 2.5e-320),
+            (2f64.powi(-1022), -tiny),
+        ];
+        for i in 0..20_000 {
+            let a = sample(&mut state, -960, 960);
+            let b = if i % 2 == 0 {
+                sample(&mut state, -1022, 1022)
+            } else {
+                // Within 2^-60..2^60 of a: the sums that round.
+                a * sample(&mut state, -60, 60)
+            };
+            pairs.push((a, b));
+        }
+        for (a, b) in pairs {
+            for (x, y) in [(a, b), (b, a)] {
+                let (s, e) = two_sum(x, y);
+                assert_eq!(s, x + y, "{x:e} + {y:e}");
+                assert_eq!(exact(s) + exact(e), exact(x) + exact(y), "{x:e} + {y:e}");
+            }
+        }
+    }
+
+    #[test]
+    fn two_prod_and_two_square_are_error_free_on_both_branches() {
+        // a·b = p + e exactly with p = fl(a·b), in MPFR, inside the stated precondition
+        // (|a|, |b| < 2^996, |a·b| > 2^-969), on the FMA and the Dekker branch.
+        on_both_branches(|| {
+            let mut state = 2;
+            for _ in 0..20_000 {
+                let a = sample(&mut state, -480, 480);
+                let b = sample(&mut state, -480, 480);
+                let (p, e) = two_prod(a, b);
+                assert_eq!(p, a * b, "{a:e}·{b:e}");
+                assert_eq!(exact(p) + exact(e), exact(a) * exact(b), "{a:e}·{b:e}");
+                let (p, e) = two_square(a);
+                assert_eq!(p, a * a, "{a:e}²");
+                assert_eq!(exact(p) + exact(e), exact(a) * exact(a), "{a:e}²");
+            }
+            // The ends of the range: one factor near 2^995, the product near 2^-969 or 2^1020.
+            let big = f64::from_bits(((1023 + 995) << 52) | ((1 << 52) - 1));
+            let root2_small = core::f64::consts::SQRT_2 * 2f64.powi(-485);
+            for (a, b) in [
+                (big, 1.0 - 3.0 * 2f64.powi(-53)),
+                (big, (1.0 + 2f64.powi(-52)) * 2f64.powi(24)),
+                (root2_small, -root2_small),
+            ] {
+                let (p, e) = two_prod(a, b);
+                assert_eq!(exact(p) + exact(e), exact(a) * exact(b), "{a:e}·{b:e}");
+            }
+        });
+    }
+
+    #[test]
+    fn scaled_square_is_error_free_for_every_size() {
+        // f·x² = hi + lo exactly with hi = fl(f·x²), below and beyond the rescaling at 1e150
+        // and up to the overflow, where it is (+∞, 0); for f = 1/8, 1/4, 1/2.
+        on_both_branches(|| {
+            let mut state = 3;
+            for f in [0.125, 0.25, 0.5] {
+                for i in 0..6_000 {
+                    let x = match i % 3 {
+                        0 => sample(&mut state, -480, 511).abs(),
+                        1 => 1e150 * (1.0 + sample(&mut state, -60, -1).abs()),
+                        _ => 1e150 * (1.0 - sample(&mut state, -60, -2).abs()),
+                    };
+                    let (hi, lo) = scaled_square(x, f);
+                    let want = exact(x) * exact(x) * f;
+                    assert_eq!(hi, (f * x) * x, "{f}·{x:e}²");
+                    assert_eq!(exact(hi) + exact(lo), want, "{f}·{x:e}²");
+                }
+                // Just below and at the overflow, and beyond.
+                let top = (f64::MAX / f).sqrt();
+                for x in [top, top.next_up(), 2f64.powi(520), f64::MAX, f64::INFINITY] {
+                    let (hi, lo) = scaled_square(x, f);
+                    if (exact(x) * exact(x) * f).to_f64().is_finite() {
+                        assert_eq!(exact(hi) + exact(lo), exact(x) * exact(x) * f, "{x:e}");
+                    } else {
+                        assert_eq!((hi, lo), (f64::INFINITY, 0.0), "{f}·{x:e}²");
+                    }
+                }
+            }
+        });
+    }
 }

@@ -341,7 +341,9 @@ pub fn pbgi_slice(
 ///
 /// # Domain
 /// As [`pbgi`] for the cost `E[c]`; `s < 0` or NaN `m`/`s` → NaN. `E[c]` beyond f64's range is
-/// handled through `ln E[c]` (`σ > 0`), or gives `μ + E[c]` rounded (`σ = 0`).
+/// handled through `ln E[c]` (`σ > 0`), or gives `μ + E[c]` rounded (`σ = 0`); with `μ = ±∞` or
+/// `σ = +∞` a finite `m + s²/2` is a positive finite cost there too (`pbgi`'s limits, not the
+/// NaN of a zero or infinite cost).
 ///
 /// # Method
 /// `ln E[c] = m + s²/2` as a double-double, `E[c] = exp(hi)·(1 + lo)` as a double-double fed
@@ -384,8 +386,15 @@ fn pbgi_lognormal_body(mu: f64, sigma: f64, m: f64, s: f64) -> f64 {
 #[cold]
 fn pbgi_lognormal_far(mu: f64, sigma: f64, l_hi: f64, l_lo: f64) -> f64 {
     if !(mu.is_finite() && sigma.is_finite() && sigma >= 0.0 && l_hi.is_finite()) {
-        // NaN, σ < 0, infinities: pbgi's documented special values for the cost E[c].
-        return pbgi(mu, sigma, l_hi.exp());
+        // NaN, σ < 0, infinities: pbgi's documented special values for the cost E[c]. A finite
+        // ln E[c] is a positive finite cost, also where exp rounds it to 0 or ∞: clamped, so
+        // that μ = ±∞ or σ = ∞ give pbgi's limits and not the NaN of a zero or infinite cost.
+        let cost = if l_hi.is_finite() {
+            l_hi.exp().clamp(f64::from_bits(1), f64::MAX)
+        } else {
+            l_hi.exp()
+        };
+        return pbgi(mu, sigma, cost);
     }
     if sigma == 0.0 {
         return mu_plus_exp(mu, l_hi, l_lo);
@@ -481,5 +490,18 @@ fn ln_ratio(sigma: f64, cost: f64) -> f64 {
         libm::log1p((q - 1.0) + q_lo)
     } else {
         q.ln() + q_lo / q
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solve_lower_far_keeps_its_limits() {
+        // Documented up to m = +∞ (x = +∞); NaN stays NaN. (The fixed point from ∞ would be
+        // ∞ - ∞ = NaN without the early return.)
+        assert_eq!(solve_lower_far(f64::INFINITY), f64::INFINITY);
+        assert!(solve_lower_far(f64::NAN).is_nan());
     }
 }

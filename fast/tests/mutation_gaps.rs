@@ -618,7 +618,13 @@ fn assert_pbgi_lognormal_near_reference(mu: f64, sigma: f64, m: f64, s: f64) {
     let mean = (m + 0.5 * s * s).exp();
     let cost_term = if mean.is_finite() && sigma > 0.0 {
         let u = (want - mu) / sigma;
-        mean / (0.5 * libm::erfc(-u * core::f64::consts::FRAC_1_SQRT_2))
+        if u < -30.0 {
+            // E[c]/Φ(u) = σ·h(u)/Φ(u) < σ/|u| for u < 0 (Mills' ratio), and within u⁻² of it;
+            // erfc underflows below u ≈ -38, where E[c]/Φ(u) would be ∞ and the bound vacuous.
+            sigma / -u
+        } else {
+            mean / (0.5 * libm::erfc(-u * core::f64::consts::FRAC_1_SQRT_2))
+        }
     } else {
         offset
     };
@@ -761,4 +767,273 @@ fn pbgi_with_subnormal_mu_and_offset_adds_them_exactly() {
     assert_eq!(want, 6.0 * unit);
     let got = pbgi_fast::pbgi(mu, sigma, cost);
     assert!(ulps(got, want) <= 1, "pbgi = {got:e}, reference {want:e}");
+}
+
+#[test]
+fn pbgi_lognormal_keeps_the_low_part_of_half_s_squared() {
+    // ln E[c] = m + s²/2 where s²/2 is large and inexact, so its low part (up to half an ulp of
+    // s²/2, here up to 5.8e-11 for s²/2 ≈ 1e6) is far above ulp(ln E[c]): E[c] carries it as a
+    // relative low part of up to 1e-10. r = E[c]/σ through every regime of the solver, and
+    // σ = 1e280 where E[c]/σ underflows (u from ln σ - ln E[c], with ln E[c] = l_hi + l_lo).
+    for (m, s) in [(-600.0f64, 34.7), (-1e6, 1413.9)] {
+        let mean = (m + 0.5 * s * s).exp();
+        for r in [1000.0, 10.0, 2.0, 0.3, 0.3989, 1e-5, 1e-15] {
+            assert_pbgi_lognormal_near_reference(0.0, mean / r, m, s);
+        }
+    }
+    assert_pbgi_lognormal_near_reference(0.0, 1e280, -1e6, 1413.9);
+    assert_pbgi_lognormal_near_reference(1.0, 1e280, -1e6, 1413.9);
+}
+
+#[test]
+fn pbgi_lognormal_mean_cost_alone_keeps_its_low_part() {
+    // g = μ + E[c] formed as exp(l_hi)·(1 + l_lo), l = 599.9 + 0.045 and -600.09 + 0.045
+    // (l_lo up to 2^-44, hundreds of ulps of E[c]): σ = 0, and E[c]/σ ≥ 40 outside the regular
+    // range (σ = 1e-300).
+    assert_pbgi_lognormal_near_reference(0.0, 0.0, 599.9, 0.3);
+    assert_pbgi_lognormal_near_reference(1.0, 0.0, 599.9, 0.3);
+    assert_pbgi_lognormal_near_reference(0.0, 1e-300, -600.09, 0.3);
+    // The same where E[c] = e^709.445 alone is within a factor 2 of overflowing (formed as
+    // 2·(μ/2 + exp(l - ln 2))), σ = 0 and σ = 1e300.
+    assert_pbgi_lognormal_near_reference(-f64::MAX, 0.0, 709.4, 0.3);
+    assert_pbgi_lognormal_near_reference(-f64::MAX, 1e300, 709.4, 0.3);
+}
+
+#[test]
+fn pbgi_lognormal_at_the_first_cost_of_the_far_lower_solver() {
+    // -ln h(u) = 2048 exactly (σ = 1, μ = 0, ln E[c] = -2048, so g = u): the first point of
+    // the fixed-point solver for x = -u ≥ 64 (the fitted starts end at v = √(2m) = 64) and the
+    // next double of m. There the solver's own bound applies, ≤ 1 ulp (the roundings of
+    // m + ln p(x) and of the square root; four contracting steps leave the start's error below
+    // 0.001 ulp): a start 0.45 % off the root leaves 2.3 ulps at m = 2048. The double below
+    // 2048 is the last of the fitted start with its Halley step (4 ulp, the public bound).
+    for (m, n) in [
+        (-2048.0, 1),
+        (-(2048f64.next_up()), 1),
+        (-(2048f64.next_down()), 4),
+    ] {
+        let want = pbgi_reference::pbgi_lognormal(0.0, 1.0, m, 0.0)
+            .unwrap()
+            .value;
+        let got = pbgi_fast::pbgi_lognormal(0.0, 1.0, m, 0.0);
+        assert!(
+            ulps(got, want) <= n,
+            "pbgi_lognormal(0, 1, {m:e}, 0) = {got:e}, reference {want:e}"
+        );
+    }
+}
+
+#[test]
+fn pbgi_lognormal_with_sigma_zero_and_subnormal_terms_adds_them_exactly() {
+    // Units of 2^-1074: μ = 3, E[c] = exp(-744.26) = 1.2 (rounded to 1); μ + 1 = 4 is exact (a
+    // subnormal sum), within one unit of the reference's correctly rounded 4. Halving first
+    // (as where E[c] alone overflows) would round μ/2 = 1.5 to 2 and E[c]/2 = 0.6 to 1: 6.
+    let unit = f64::from_bits(1);
+    let (mu, m) = (3.0 * unit, -744.26);
+    let want = pbgi_reference::pbgi_lognormal(mu, 0.0, m, 0.0)
+        .unwrap()
+        .value;
+    assert_eq!(want, 4.0 * unit);
+    let got = pbgi_fast::pbgi_lognormal(mu, 0.0, m, 0.0);
+    assert!(
+        ulps(got, want) <= 1,
+        "pbgi_lognormal = {got:e}, reference {want:e}"
+    );
+}
+
+#[test]
+fn pbgi_lognormal_nan_mu_or_sigma_is_nan() {
+    let nan = f64::NAN;
+    assert!(pbgi_fast::pbgi_lognormal(0.0, nan, 0.0, 1.0).is_nan());
+    assert!(pbgi_fast::pbgi_lognormal(nan, 1.0, 0.0, 1.0).is_nan());
+    assert!(pbgi_fast::pbgi_lognormal(nan, 0.0, 0.0, 1.0).is_nan());
+    assert!(pbgi_fast::pbgi_lognormal(0.0, nan, 800.0, 0.0).is_nan());
+}
+
+#[test]
+fn pbgi_lognormal_infinite_mu_or_sigma_with_a_mean_cost_beyond_f64_follow_the_limits() {
+    // E[c] = exp(m + s²/2) is a positive finite cost even where it is beyond f64 (e^710,
+    // e^-800): μ = ±∞ gives μ, σ = +∞ gives -∞, as pbgi does for every positive finite cost
+    // (a cost rounded to ∞ or 0 would make them NaN).
+    let inf = f64::INFINITY;
+    for (m, s) in [
+        (710.0, 0.0),
+        (711.0, 0.0),
+        (700.0, 4.0),
+        (-800.0, 0.0),
+        (-750.0, 1.0),
+    ] {
+        for sigma in [0.0, 1.0, 1e-300, 1e300] {
+            assert_eq!(
+                pbgi_fast::pbgi_lognormal(-inf, sigma, m, s),
+                -inf,
+                "{sigma:e} {m} {s}"
+            );
+            assert_eq!(
+                pbgi_fast::pbgi_lognormal(inf, sigma, m, s),
+                inf,
+                "{sigma:e} {m} {s}"
+            );
+        }
+        assert_eq!(pbgi_fast::pbgi_lognormal(0.0, inf, m, s), -inf, "{m} {s}");
+        assert_eq!(pbgi_fast::pbgi_lognormal(-inf, inf, m, s), -inf, "{m} {s}");
+        assert!(
+            pbgi_fast::pbgi_lognormal(inf, inf, m, s).is_nan(),
+            "{m} {s}"
+        );
+    }
+}
+
+/// A gradient column within its documented bound of the certified, correctly rounded one:
+/// relative `1e-15·(1 + z²)` (`z`, or `u`, rounded before `φ`, `Φ`, `h` are formed; `|z|` capped
+/// at 40, beyond which the conditioning stops growing: `conformance/src/tolerances.rs`) plus one
+/// ulp for the rounding of the reference. Infinite and zero references are matched exactly.
+fn assert_gradient_near(what: &str, got: f64, want: f64, z: f64) {
+    if want == 0.0 || want.is_infinite() {
+        assert_eq!(got, want, "{what}: {got:e}, reference {want:e}");
+        return;
+    }
+    let zc = z.abs().min(40.0);
+    let tol = 1e-15 * (1.0 + zc * zc) * want.abs() + ulp_at(want);
+    assert!(
+        (got - want).abs() <= tol,
+        "{what}: {got:e}, reference {want:e} (z = {z:e})"
+    );
+}
+
+#[test]
+fn ei_and_log_ei_gradients_over_their_branches_against_the_certified_ones() {
+    // z = (y - μ)/σ on both sides of each branch point: z < -1 (Φ from the tail ratio p) and
+    // z ≥ -1 (erfc), for LogEI z below -1e8 (the series x + 2/x, x² + 3), z above 37 with a
+    // subnormal σ (φ/h as three factors), z above 1e8 (-1/(y - μ)), and y - μ overflowing.
+    let cases: [(f64, f64, f64); 22] = [
+        (1.0, 1.0, 0.0),
+        (1.0, 1.0, 0.0 - 1e-9),
+        (1.0, 1.0, 1e-9),
+        (0.0, 1.0, -1.5),
+        (0.0, 2.0, -10.0),
+        (0.0, 1.0, -30.0),
+        (0.0, 1.0, -37.0),
+        (0.0, 1.0, 0.0),
+        (0.0, 0.5, 2.5),
+        (0.0, 1.0, 36.9),
+        (0.0, 1.0, 37.5),
+        (0.0, 1e-300, 4e-299),
+        (0.0, 1e-320, 5e-319),
+        (0.0, 1e-10, -1.0),
+        (0.0, 1.0, -2e8),
+        (0.0, 1.0, -5e7),
+        (0.0, 1e-300, 1e-290),
+        (0.0, 1.0, 2e8),
+        (-1e308, 1e308, 1e308),
+        (1e308, 1e308, -1e308),
+        (-1e308, 1e-300, 1e308),
+        (1.5, 1e-3, 1.5),
+    ];
+    for (mu, sigma, y) in cases {
+        let z = (0.5 * y - 0.5 * mu) / sigma * 2.0;
+        let want = pbgi_reference::ei_grad(mu, sigma, y).unwrap();
+        let got = pbgi_fast::ei_grad(mu, sigma, y);
+        let at = format!("ei_grad({mu:e}, {sigma:e}, {y:e})");
+        assert_gradient_near(&format!("{at}.d_mu"), got.d_mu, want.d_mu.value, z);
+        assert_gradient_near(&format!("{at}.d_sigma"), got.d_sigma, want.d_sigma.value, z);
+        let want = pbgi_reference::log_ei_grad(mu, sigma, y).unwrap();
+        let got = pbgi_fast::log_ei_grad(mu, sigma, y);
+        let at = format!("log_ei_grad({mu:e}, {sigma:e}, {y:e})");
+        assert_gradient_near(&format!("{at}.d_mu"), got.d_mu, want.d_mu.value, z);
+        assert_gradient_near(&format!("{at}.d_sigma"), got.d_sigma, want.d_sigma.value, z);
+    }
+}
+
+#[test]
+fn pbgi_gradient_over_its_branches_against_the_certified_one() {
+    // u < -1 (the tail ratio; 1/Φ(u) = ratio·√(2π)·e^{x²/2} up to its overflow near u = -37.5)
+    // and u ≥ -1 (erfc), with σ and c of every size.
+    let cases: [(f64, f64, f64); 12] = [
+        (0.0, 1.0, 0.083),
+        (0.0, 1.0, 0.084),
+        (0.0, 1.0, 0.3),
+        (1.0, 2.0, 5.0),
+        (0.0, 1.0, 1e-5),
+        (0.0, 1.0, 1e-100),
+        (0.0, 1.0, 1e-300),
+        (0.0, 1e10, 1e-300),
+        (-2.0, 1e-300, 1e-305),
+        (0.0, 1e300, 1e280),
+        (5.0, 3.0, 60.0),
+        (0.0, 1.0, 1e-320),
+    ];
+    for (mu, sigma, cost) in cases {
+        let want = pbgi_reference::pbgi_grad(mu, sigma, cost).unwrap();
+        let value = pbgi_reference::pbgi(mu, sigma, cost).unwrap().value;
+        let u = (value - mu) / sigma;
+        let got = pbgi_fast::pbgi_grad(mu, sigma, cost);
+        let at = format!("pbgi_grad({mu:e}, {sigma:e}, {cost:e})");
+        assert_eq!(got.d_mu, 1.0, "{at}");
+        assert_gradient_near(&format!("{at}.d_sigma"), got.d_sigma, want.d_sigma.value, u);
+        assert_gradient_near(&format!("{at}.d_cost"), got.d_cost, want.d_cost.value, u);
+    }
+}
+
+#[test]
+fn gradients_at_special_values_are_the_documented_limits() {
+    let (nan, inf) = (f64::NAN, f64::INFINITY);
+    let phi0 = H0;
+    let e = |mu, sigma, y| {
+        let g = pbgi_fast::ei_grad(mu, sigma, y);
+        (g.d_mu, g.d_sigma)
+    };
+    // σ = 0: y > μ, y < μ, y = μ; σ = ∞; y - μ = ±∞ (μ or y infinite).
+    assert_eq!(e(0.0, 0.0, 2.0), (-1.0, 0.0));
+    assert_eq!(e(0.0, 0.0, -2.0), (0.0, 0.0));
+    assert_eq!(e(1.0, 0.0, 1.0), (-0.5, phi0));
+    assert_eq!(e(0.0, inf, 1.0), (-0.5, phi0));
+    assert_eq!(e(0.0, 1.0, inf), (-1.0, 0.0));
+    assert_eq!(e(-inf, 1.0, 0.0), (-1.0, 0.0));
+    assert_eq!(e(inf, 1.0, 0.0), (0.0, 0.0));
+    assert_eq!(e(0.0, 1.0, -inf), (0.0, 0.0));
+    let (a, b) = e(nan, 1.0, 0.0);
+    assert!(a.is_nan() && b.is_nan());
+    let (a, b) = e(0.0, -1.0, 0.0);
+    assert!(a.is_nan() && b.is_nan());
+    // LogEI: σ = 0 gives (-1/(y - μ), 0) for y > μ (also where y - μ overflows) and (-∞, +∞)
+    // for y ≤ μ; infinite arguments give NaN derivatives.
+    let l = |mu, sigma, y| {
+        let g = pbgi_fast::log_ei_grad(mu, sigma, y);
+        (g.d_mu, g.d_sigma)
+    };
+    assert_eq!(l(1.0, 0.0, 5.0), (-0.25, 0.0));
+    let far = pbgi_reference::log_ei_grad(-1e308, 0.0, 1e308).unwrap();
+    assert_eq!(l(-1e308, 0.0, 1e308), (far.d_mu.value, 0.0));
+    assert_eq!(l(1.0, 0.0, 1.0), (-inf, inf));
+    assert_eq!(l(1.0, 0.0, -1.0), (-inf, inf));
+    for (mu, sigma, y) in [
+        (0.0, inf, 1.0),
+        (inf, 1.0, 0.0),
+        (0.0, 1.0, inf),
+        (nan, 1.0, 0.0),
+    ] {
+        let (a, b) = l(mu, sigma, y);
+        assert!(a.is_nan() && b.is_nan(), "log_ei_grad({mu}, {sigma}, {y})");
+    }
+    // PBGI: σ = 0 gives (1, 0, 1); infinite or invalid arguments NaN derivatives.
+    let g = pbgi_fast::pbgi_grad(-3.0, 0.0, 2.0);
+    assert_eq!(
+        (g.value, g.d_mu, g.d_sigma, g.d_cost),
+        (-1.0, 1.0, 0.0, 1.0)
+    );
+    for (mu, sigma, cost) in [
+        (inf, 1.0, 1.0),
+        (0.0, inf, 1.0),
+        (0.0, 1.0, inf),
+        (nan, 1.0, 1.0),
+        (0.0, -1.0, 1.0),
+        (0.0, 1.0, 0.0),
+    ] {
+        let g = pbgi_fast::pbgi_grad(mu, sigma, cost);
+        assert!(
+            g.d_mu.is_nan() && g.d_sigma.is_nan() && g.d_cost.is_nan(),
+            "pbgi_grad({mu}, {sigma}, {cost})"
+        );
+    }
 }
