@@ -1095,6 +1095,66 @@ mod tests {
         }
     }
 
+    /// `zero_cell` answers only for a root within `±2^-1100`: for `(μ, σ) = (0, 1)`, `c = 0.1`
+    /// and `c = 1` lie on either side of `h(0) = 0.3989…`, and `h` moves by less than `2^-1100`
+    /// over `[-2^-1100, 2^-1100]` (`h' = Φ ≤ 1`), so the roots `u*` have `|u*| > 2^-1100` (they
+    /// are about `-0.90` and `+0.90`, mpmath). With `μ = -40`, `σ = 1`, `c = 40` the root is
+    /// `-h(-u*)` with `u* ≈ 40`, about `-e^-800/40²`: inside, negative, `-0`.
+    #[test]
+    fn zero_cell_answers_only_for_a_root_within_it() {
+        for cost in [0.1, 1.0] {
+            let cost_iv = Interval::point(exact(cost));
+            let mut cmp = comparer(0.0, 1.0, &cost_iv);
+            assert!(zero_cell(&mut cmp).is_none(), "c = {cost}");
+        }
+        let cost_iv = Interval::point(exact(40.0));
+        let mut cmp = comparer(-40.0, 1.0, &cost_iv);
+        let zero = zero_cell(&mut cmp).unwrap();
+        assert_eq!(zero.value.to_bits(), (-0.0f64).to_bits());
+        assert!(zero.lower < 0 && zero.upper <= 0);
+    }
+
+    /// The cell of `±0` ends the search only when both ends of the bracket are within
+    /// `2^-1100` of 0 (a bracket reaching beyond may hold a root of either sign, or a
+    /// subnormal one).
+    #[test]
+    fn below_every_double_needs_both_ends_within_2_to_minus_1100() {
+        let at = |e: i32| Float::with_val(53, 1) << e;
+        let both = Interval {
+            lo: -at(-1101),
+            hi: at(-1101),
+        };
+        assert_eq!(below_every_double(&both).unwrap().value, 0.0);
+        for iv in [
+            Interval {
+                lo: -at(-1101),
+                hi: at(-1074),
+            },
+            Interval {
+                lo: -at(-1074),
+                hi: at(-1101),
+            },
+        ] {
+            assert!(below_every_double(&iv).is_none(), "[{}, {}]", iv.lo, iv.hi);
+        }
+    }
+
+    /// `standardized_index` meets its documented width: relative `2^-bits` for `u = (g - μ)/σ`
+    /// (σ and c scaled by σ's power of two; `u` divided out with outward rounding).
+    #[test]
+    fn the_standardized_index_meets_its_width() {
+        for (sigma, cost, bits) in [(1.0, 0.1, 100), (3.0, 10.0, 150), (0.3, 1e-20, 120)] {
+            let u =
+                standardized_index("pbgi_grad", sigma, cost, bits, &Accuracy::default()).unwrap();
+            let width = Float::with_val(64, &u.hi - &u.lo);
+            let limit = Float::with_val(64, u.lo.abs_ref()) >> bits;
+            assert!(
+                u.lo < u.hi && width <= limit,
+                "σ = {sigma}, c = {cost}, {bits} bits: width {width}"
+            );
+        }
+    }
+
     /// The stopping rule's certified test `EI(μ, σ; y) > c` on both sides: `EI(1, 2^-410; 1) =
     /// 2^-410·h(0) < 2^-400` and `EI(0, 1; 1) = h(1) = φ(1) + Φ(1) = 1.0833… > 1/2`; and where
     /// `y - μ` alone exceeds `c` (`EI > y - μ = 2 > 1`).
