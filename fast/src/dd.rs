@@ -215,6 +215,18 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn fma_detection_is_the_cpu_s() {
+        // Compiled in, or (x86-64) reported by the CPU: the dispatch runs the FMA compilation
+        // only then (elsewhere its instructions would be illegal), and the exact products take
+        // the fused branch only then.
+        #[cfg(target_arch = "x86_64")]
+        let want = cfg!(target_feature = "fma") || std::is_x86_feature_detected!("fma");
+        #[cfg(not(target_arch = "x86_64"))]
+        let want = cfg!(target_feature = "fma");
+        assert_eq!(fma_detected(), want);
+    }
+
+    #[test]
     fn two_sum_is_error_free_and_its_sum_is_the_rounded_sum() {
         // a + b = s + e exactly with s = fl(a + b), checked in MPFR: operands of every relative
         // size (the smaller one first or second), signs and exponents, subnormals included.

@@ -906,7 +906,7 @@ fn ei_and_log_ei_gradients_over_their_branches_against_the_certified_ones() {
     // z = (y - μ)/σ on both sides of each branch point: z < -1 (Φ from the tail ratio p) and
     // z ≥ -1 (erfc), for LogEI z below -1e8 (the series x + 2/x, x² + 3), z above 37 with a
     // subnormal σ (φ/h as three factors), z above 1e8 (-1/(y - μ)), and y - μ overflowing.
-    let cases: [(f64, f64, f64); 22] = [
+    let cases: [(f64, f64, f64); 23] = [
         (1.0, 1.0, 0.0),
         (1.0, 1.0, 0.0 - 1e-9),
         (1.0, 1.0, 1e-9),
@@ -922,6 +922,9 @@ fn ei_and_log_ei_gradients_over_their_branches_against_the_certified_ones() {
         (0.0, 1e-320, 5e-319),
         (0.0, 1e-10, -1.0),
         (0.0, 1.0, -2e8),
+        // Beyond x = 1.3e154 p(x) is 0 in f64 (x² overflows), so only the series gives Φ/h;
+        // LogEI itself is -∞ in f64 there, its derivatives are not.
+        (0.0, 1.0, -1e200),
         (0.0, 1.0, -5e7),
         (0.0, 1e-300, 1e-290),
         (0.0, 1.0, 2e8),
