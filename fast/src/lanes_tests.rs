@@ -457,3 +457,38 @@ fn the_lanes_settle_most_bo_like_points() {
     assert!(regimes[..3].iter().all(|&k| share(k) > 0.1));
     assert!(share(regimes[0] + regimes[1] + regimes[2]) > 0.9);
 }
+
+/// [`compare`] on every compilation this CPU has.
+fn compare_on_every_path(y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
+    compare::<F64x4>("portable", y, mu, sigma, cost);
+    #[cfg(target_arch = "x86_64")]
+    if crate::lanes::avx2_fma_detected() {
+        // SAFETY: the CPU has AVX2 and FMA (checked just above).
+        #[allow(unsafe_code)]
+        unsafe {
+            compare_avx2(y, mu, sigma, cost)
+        };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if crate::lanes::avx512vl_detected() {
+        // SAFETY: the CPU has AVX2, FMA, AVX-512F and AVX-512VL (checked just above).
+        #[allow(unsafe_code)]
+        unsafe {
+            compare_avx512vl(y, mu, sigma, cost)
+        };
+    }
+}
+
+/// Points the random inputs of the tests above almost never reach, in groups of four with
+/// ordinary points: `z > 20` with `y - μ = dhi + dlo`, `dhi` a power of two and `dlo` above a
+/// quarter of the ulp below it. There the EI lanes (and LogEI's `ln EI`) return `dhi + dlo`
+/// rounded once, as the scalar `sigma_h_pos`: `1 + 9e-17` rounds to 1, where `dhi - dlo` would
+/// round to `1 - 2^-53`.
+#[test]
+fn lane_kernels_equal_the_scalar_functions_on_chosen_points() {
+    let y = 1.0;
+    let mu = [-9e-17, 0.5, -9e-17, -1.0, -9e-17, 1.5, -9e-17, 0.0];
+    let sigma = [1e-3, 1.0, 1e-2, 0.5, 0.04, 2.0, 1e-90, 0.3];
+    let cost = [0.5, 0.1, 1.0, 2.0, 1e-3, 0.7, 1.0, 0.2];
+    compare_on_every_path(y, &mu, &sigma, &cost);
+}
