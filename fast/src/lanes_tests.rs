@@ -319,29 +319,17 @@ fn lane_kernels_equal_the_scalar_functions_bit_for_bit() {
     println!("seed {SEED:#x}");
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     // Lengths with every remainder modulo 8 (the kernels take two groups of four per step).
+    #[cfg(target_arch = "x86_64")]
+    if !crate::lanes::avx2_fma_detected() {
+        println!("no AVX2+FMA on this CPU: only the portable compilation is compared");
+    }
+    #[cfg(target_arch = "x86_64")]
+    if !crate::lanes::avx512vl_detected() {
+        println!("no AVX-512VL on this CPU: its compilation is not compared");
+    }
     for round in 0..24 {
         let (y, mu, sigma, cost) = inputs(&mut rng, 10_000 + round % 8);
-        compare::<F64x4>("portable", y, &mu, &sigma, &cost);
-        #[cfg(target_arch = "x86_64")]
-        if crate::lanes::avx2_fma_detected() {
-            // SAFETY: the CPU has AVX2 and FMA (checked just above).
-            #[allow(unsafe_code)]
-            unsafe {
-                compare_avx2(y, &mu, &sigma, &cost)
-            };
-        } else if round == 0 {
-            println!("no AVX2+FMA on this CPU: only the portable compilation is compared");
-        }
-        #[cfg(target_arch = "x86_64")]
-        if crate::lanes::avx512vl_detected() {
-            // SAFETY: the CPU has AVX2, FMA, AVX-512F and AVX-512VL (checked just above).
-            #[allow(unsafe_code)]
-            unsafe {
-                compare_avx512vl(y, &mu, &sigma, &cost)
-            };
-        } else if round == 0 {
-            println!("no AVX-512VL on this CPU: its compilation is not compared");
-        }
+        compare_on_every_path(y, &mu, &sigma, &cost);
     }
 }
 
