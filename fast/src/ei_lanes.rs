@@ -27,7 +27,11 @@ pub(crate) struct StandardLanes<V> {
 }
 
 #[inline(always)]
-pub(crate) fn standardize<const N: usize, V: Lanes<N>>(mu: V, sigma: V, y: f64) -> StandardLanes<V> {
+pub(crate) fn standardize<const N: usize, V: Lanes<N>>(
+    mu: V,
+    sigma: V,
+    y: f64,
+) -> StandardLanes<V> {
     let (dhi, dlo) = two_sum(V::splat(y), -mu);
     let inv = V::splat(1.0) / sigma;
     let zhi = dhi * inv;
@@ -51,7 +55,10 @@ pub(crate) struct EiMasks<M> {
 }
 
 #[inline(always)]
-pub(crate) fn ei_masks<const N: usize, V: Lanes<N>>(s: &StandardLanes<V>, sigma: V) -> EiMasks<V::Mask> {
+pub(crate) fn ei_masks<const N: usize, V: Lanes<N>>(
+    s: &StandardLanes<V>,
+    sigma: V,
+) -> EiMasks<V::Mask> {
     // Comparisons are false on NaN, so `|d| ≤ f64::MAX` is `d.is_finite()`.
     let ok_sigma = sigma.ge(1e-100) & sigma.le(1e100);
     let ok_d = s.dhi.abs().le(f64::MAX);
@@ -118,7 +125,12 @@ pub(crate) fn ei_x4<const N: usize, V: Lanes<N>>(mu: V, sigma: V, y: f64) -> (V,
 
 /// `out[i] = ei(mu[i], sigma[i], y)` (equal lengths, checked by the caller).
 #[inline(always)]
-pub(crate) fn ei_lanes_kernel<const N: usize, V: Lanes<N>>(mu: &[f64], sigma: &[f64], y: f64, out: &mut [f64]) {
+pub(crate) fn ei_lanes_kernel<const N: usize, V: Lanes<N>>(
+    mu: &[f64],
+    sigma: &[f64],
+    y: f64,
+    out: &mut [f64],
+) {
     for_each_x4(
         out,
         #[inline(always)]

@@ -49,7 +49,12 @@ pub(crate) fn log_ei_x4<const N: usize, V: Lanes<N>>(mu: V, sigma: V, y: f64) ->
 
 /// LogEIPC for a group of lanes (costs `cost`) and which lanes it settled.
 #[inline(always)]
-pub(crate) fn log_eipc_x4<const N: usize, V: Lanes<N>>(mu: V, sigma: V, y: f64, cost: V) -> (V, V::Mask) {
+pub(crate) fn log_eipc_x4<const N: usize, V: Lanes<N>>(
+    mu: V,
+    sigma: V,
+    y: f64,
+    cost: V,
+) -> (V, V::Mask) {
     let (ei, settled_ei) = ei_x4(mu, sigma, y);
     let ratio = ei / cost;
     let settled = settled_ei
@@ -62,7 +67,12 @@ pub(crate) fn log_eipc_x4<const N: usize, V: Lanes<N>>(mu: V, sigma: V, y: f64, 
 
 /// `out[i] = log_ei(mu[i], sigma[i], y)` (equal lengths, checked by the caller).
 #[inline(always)]
-pub(crate) fn log_ei_lanes_kernel<const N: usize, V: Lanes<N>>(mu: &[f64], sigma: &[f64], y: f64, out: &mut [f64]) {
+pub(crate) fn log_ei_lanes_kernel<const N: usize, V: Lanes<N>>(
+    mu: &[f64],
+    sigma: &[f64],
+    y: f64,
+    out: &mut [f64],
+) {
     for_each_x4(
         out,
         #[inline(always)]
