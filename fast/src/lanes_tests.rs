@@ -728,13 +728,15 @@ fn the_compilation_chosen_is_the_cpu_s() {
     let want = {
         let avx2_fma =
             std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
-        let avx512vl = avx2_fma
-            && std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512vl");
+        let avx512f = avx2_fma && std::is_x86_feature_detected!("avx512f");
+        let avx512vl = avx512f && std::is_x86_feature_detected!("avx512vl");
         assert_eq!(crate::lanes::avx2_fma_detected(), avx2_fma);
+        assert_eq!(crate::lanes::avx512f_detected(), avx512f);
         assert_eq!(crate::lanes::avx512vl_detected(), avx512vl);
         if avx512vl {
-            "avx2+fma+avx512vl"
+            "avx512f+avx512vl"
+        } else if avx512f {
+            "avx512f"
         } else if avx2_fma {
             "avx2+fma"
         } else {
