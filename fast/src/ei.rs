@@ -119,8 +119,8 @@ fn ei_special(mu: f64, sigma: f64, y: f64) -> f64 {
 
 /// [`ei`] over slices: `out[i] = ei(mu[i], sigma[i], y)`, bit for bit. No allocation.
 ///
-/// Four points at a time: with AVX2 and FMA when the CPU has them (chosen at run time, see
-/// [`crate::simd_path`]), else with the baseline instruction set; rare regions (`σ` outside
+/// Eight points at a time with AVX-512F and FMA, four with AVX2 and FMA, when the CPU has them
+/// (chosen at run time, see [`crate::simd_path`]), else four with the baseline instruction set; rare regions (`σ` outside
 /// `[1e-100, 1e100]`, `z` just above the underflow of EI, invalid input) fall
 /// back to [`ei`] lane by lane. Every path gives the bits of [`ei`]
 /// (`fast/src/ei_lanes.rs`, tested on every compilation in `fast/src/lanes_tests.rs`).

@@ -1,4 +1,5 @@
-//! [`crate::ei`] four points at a time (the body of [`crate::ei_slice`]).
+//! [`crate::ei`] on a group of lanes, four or eight points at a time (the body of
+//! [`crate::ei_slice`]).
 //!
 //! Each lane runs the operations of the scalar kernel (`Standardized::new`, `zlo`,
 //! `sigma_h_pos`, `sigma_h_neg`, `p_tail_sq`, `exp_neg_reduced`) in the same order, with selects in
@@ -16,7 +17,7 @@ use crate::lanes::{for_each_x4, lanes_entry, two_prod, two_square, two_sum, Lane
 use crate::scaled_h::Z_BEYOND;
 use crate::tail_lanes::{p_tail_sq, TailLanes};
 
-/// `Standardized::new` and `Standardized::zlo` for four lanes (meaningful where
+/// `Standardized::new` and `Standardized::zlo` for a group of lanes (meaningful where
 /// `σ ∈ [1e-150, 1e150]`, `y - μ` finite and, for `zlo`, `|y - μ| ≥ 1e-250`).
 pub(crate) struct StandardLanes<V> {
     pub dhi: V,
@@ -26,7 +27,11 @@ pub(crate) struct StandardLanes<V> {
 }
 
 #[inline(always)]
-pub(crate) fn standardize<V: Lanes>(mu: V, sigma: V, y: f64) -> StandardLanes<V> {
+pub(crate) fn standardize<const N: usize, V: Lanes<N>>(
+    mu: V,
+    sigma: V,
+    y: f64,
+) -> StandardLanes<V> {
     let (dhi, dlo) = two_sum(V::splat(y), -mu);
     let inv = V::splat(1.0) / sigma;
     let zhi = dhi * inv;
@@ -50,7 +55,10 @@ pub(crate) struct EiMasks<M> {
 }
 
 #[inline(always)]
-pub(crate) fn ei_masks<V: Lanes>(s: &StandardLanes<V>, sigma: V) -> EiMasks<V::Mask> {
+pub(crate) fn ei_masks<const N: usize, V: Lanes<N>>(
+    s: &StandardLanes<V>,
+    sigma: V,
+) -> EiMasks<V::Mask> {
     // Comparisons are false on NaN, so `|d| ≤ f64::MAX` is `d.is_finite()`.
     let ok_sigma = sigma.ge(1e-100) & sigma.le(1e100);
     let ok_d = s.dhi.abs().le(f64::MAX);
@@ -67,7 +75,7 @@ pub(crate) fn ei_masks<V: Lanes>(s: &StandardLanes<V>, sigma: V) -> EiMasks<V::M
 /// `sigma_h_pos` (`z ≥ 0`) or `sigma_h_neg` with `k = 0` (`z < 0`) on the kernel lanes, given
 /// `x = |z|` there (1 elsewhere), `x² = hi + lo` and the tail ratio `t`.
 #[inline(always)]
-pub(crate) fn ei_kernel<V: Lanes>(
+pub(crate) fn ei_kernel<const N: usize, V: Lanes<N>>(
     s: &StandardLanes<V>,
     sigma: V,
     x: V,
@@ -97,9 +105,9 @@ pub(crate) fn ei_kernel<V: Lanes>(
     V::select(pos, r_pos, v * scale)
 }
 
-/// EI for four lanes and which lanes it settled (the others are left to the scalar code).
+/// EI for a group of lanes and which lanes it settled (the others are left to the scalar code).
 #[inline(always)]
-pub(crate) fn ei_x4<V: Lanes>(mu: V, sigma: V, y: f64) -> (V, V::Mask) {
+pub(crate) fn ei_x4<const N: usize, V: Lanes<N>>(mu: V, sigma: V, y: f64) -> (V, V::Mask) {
     let s = standardize(mu, sigma, y);
     let m = ei_masks(&s, sigma);
     // |z| on kernel lanes, a harmless 1 elsewhere (keeps the table rows in range).
@@ -117,7 +125,12 @@ pub(crate) fn ei_x4<V: Lanes>(mu: V, sigma: V, y: f64) -> (V, V::Mask) {
 
 /// `out[i] = ei(mu[i], sigma[i], y)` (equal lengths, checked by the caller).
 #[inline(always)]
-pub(crate) fn ei_lanes_kernel<V: Lanes>(mu: &[f64], sigma: &[f64], y: f64, out: &mut [f64]) {
+pub(crate) fn ei_lanes_kernel<const N: usize, V: Lanes<N>>(
+    mu: &[f64],
+    sigma: &[f64],
+    y: f64,
+    out: &mut [f64],
+) {
     for_each_x4(
         out,
         #[inline(always)]
@@ -127,6 +140,7 @@ pub(crate) fn ei_lanes_kernel<V: Lanes>(mu: &[f64], sigma: &[f64], y: f64, out: 
 }
 
 lanes_entry! {
-    /// [`crate::ei`] over slices, four lanes at a time (instruction set chosen at run time).
-    fn ei_lanes(mu: &[f64], sigma: &[f64], y: f64, out: &mut [f64]) => ei_lanes_kernel
+    /// [`crate::ei`] over slices, eight or four lanes at a time (instruction set chosen at run
+    /// time).
+    fn ei_lanes(mu: &[f64], sigma: &[f64], y: f64, out: &mut [f64]) => any width: ei_lanes_kernel
 }

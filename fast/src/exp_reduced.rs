@@ -1,7 +1,7 @@
 //! `exp(r)` for a reduced argument `|r| ≤ 0.35`, as an unevaluated sum `hi + lo`, by one
-//! polynomial that the scalar kernels and the four-lane kernels share.
+//! polynomial that the scalar kernels and the lane kernels share.
 //!
-//! The library `exp` is a call per value, which four lanes cannot share (and which forces the
+//! The library `exp` is a call per value, which a group of lanes cannot share (and which forces the
 //! lanes' registers to the stack around it); this kernel is a handful of multiplications and
 //! additions, written once, generically, so a lane computes exactly the scalar bits. Returning
 //! `exp(r)` with its low part removes the final rounding from the error: callers multiply the
@@ -12,8 +12,8 @@
 use crate::consts::{INV_LN2, LN2_HI, LN2_LO};
 use core::ops::{Add, Mul, Sub};
 
-/// The arithmetic a kernel needs: `f64` itself, or `crate::lanes::F64x4` (every operation
-/// lane by lane, IEEE, never fused), so one generic body gives both the same bits.
+/// The arithmetic a kernel needs: `f64` itself, or a lane type of `crate::lanes` (every
+/// operation lane by lane, IEEE, never fused), so one generic body gives both the same bits.
 pub(crate) trait Arith:
     Copy
     + Add<Output = Self>

@@ -1,6 +1,6 @@
 //! The lane kernels give the bits of the scalar functions, on every compilation: the portable
-//! one and (where the CPU has them) the AVX2+FMA one and the AVX2+FMA+AVX-512VL one, called
-//! directly rather than through the
+//! one and (where the CPU has them) the AVX2+FMA one, the AVX2+FMA+AVX-512VL one and the
+//! eight-lane AVX-512F one, called directly rather than through the
 //! run-time choice, on seeded random inputs over every branch and on edge values, with lengths
 //! that leave every remainder.
 use crate::ei_lanes::{ei_lanes_kernel, ei_x4};
@@ -99,6 +99,20 @@ fn assert_same(
 
 /// Every lane kernel against its scalar function for one input set, on the lanes `V`.
 fn compare<V: Lanes>(path: &str, y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
+    compare_any_width::<LANES, V>(path, y, mu, sigma, cost);
+    compare_gradients::<V>(path, y, mu, sigma, cost);
+    compare_pbgi::<V>(path, mu, sigma, cost);
+}
+
+/// The kernels written for any number of lanes (EI, LogEI, LogEIPC) against their scalar
+/// functions, on the lanes `V`.
+fn compare_any_width<const N: usize, V: Lanes<N>>(
+    path: &str,
+    y: f64,
+    mu: &[f64],
+    sigma: &[f64],
+    cost: &[f64],
+) {
     let n = mu.len();
     let args = |i: usize| {
         format!(
@@ -111,17 +125,33 @@ fn compare<V: Lanes>(path: &str, y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]
         )
     };
     let mut got = vec![0.0; n];
-    ei_lanes_kernel::<V>(mu, sigma, y, &mut got);
+    ei_lanes_kernel::<N, V>(mu, sigma, y, &mut got);
     let want: Vec<f64> = (0..n).map(|i| crate::ei(mu[i], sigma[i], y)).collect();
     assert_same(path, "ei", &got, &want, args);
-    log_ei_lanes_kernel::<V>(mu, sigma, y, &mut got);
+    log_ei_lanes_kernel::<N, V>(mu, sigma, y, &mut got);
     let want: Vec<f64> = (0..n).map(|i| crate::log_ei(mu[i], sigma[i], y)).collect();
     assert_same(path, "log_ei", &got, &want, args);
-    log_eipc_lanes_kernel::<V>(mu, sigma, y, cost, &mut got);
+    log_eipc_lanes_kernel::<N, V>(mu, sigma, y, cost, &mut got);
     let want: Vec<f64> = (0..n)
         .map(|i| crate::log_eipc(mu[i], sigma[i], y, cost[i]))
         .collect();
     assert_same(path, "log_eipc", &got, &want, args);
+}
+
+/// The gradient lane kernels against the scalar gradients, on the lanes `V`.
+fn compare_gradients<V: Lanes>(path: &str, y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
+    let n = mu.len();
+    let args = |i: usize| {
+        format!(
+            "mu={:e} ({:#018x}), sigma={:e} ({:#018x}), y={y:e}, cost={:e}",
+            mu[i],
+            mu[i].to_bits(),
+            sigma[i],
+            sigma[i].to_bits(),
+            cost[i]
+        )
+    };
+    let mut got = vec![0.0; n];
     let (mut d_mu, mut d_sigma) = (vec![0.0; n], vec![0.0; n]);
     ei_grad_lanes_kernel::<V>(mu, sigma, y, &mut got, &mut d_mu, &mut d_sigma);
     let want: Vec<_> = (0..n).map(|i| crate::ei_grad(mu[i], sigma[i], y)).collect();
@@ -149,7 +179,6 @@ fn compare<V: Lanes>(path: &str, y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]
         &field(|g| g.d_sigma),
         args,
     );
-    compare_pbgi::<V>(path, mu, sigma, cost);
 }
 
 /// The PBGI lane kernel against [`crate::pbgi`].
@@ -207,6 +236,13 @@ unsafe fn compare_avx2(y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
 #[allow(unsafe_code)]
 unsafe fn compare_avx512vl(y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
     compare::<crate::lanes::Avx4>("avx2+fma+avx512vl", y, mu, sigma, cost)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,avx512f")]
+#[allow(unsafe_code)]
+unsafe fn compare_avx512f(y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
+    compare_any_width::<8, crate::lanes::Avx8>("avx512f (eight lanes)", y, mu, sigma, cost)
 }
 
 /// `n` PBGI points `(μ, σ, cost)`: BO-like points, `r = c/σ` over every regime of the solver
@@ -318,7 +354,8 @@ unsafe fn compare_pbgi_avx512vl(mu: &[f64], sigma: &[f64], cost: &[f64]) {
 fn lane_kernels_equal_the_scalar_functions_bit_for_bit() {
     println!("seed {SEED:#x}");
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
-    // Lengths with every remainder modulo 8 (the kernels take two groups of four per step).
+    // Lengths with every remainder modulo 16 (the kernels take two groups of four, or of eight,
+    // per step).
     #[cfg(target_arch = "x86_64")]
     if !crate::lanes::avx2_fma_detected() {
         println!("no AVX2+FMA on this CPU: only the portable compilation is compared");
@@ -327,8 +364,14 @@ fn lane_kernels_equal_the_scalar_functions_bit_for_bit() {
     if !crate::lanes::avx512vl_detected() {
         println!("no AVX-512VL on this CPU: its compilation is not compared");
     }
+    #[cfg(target_arch = "x86_64")]
+    if crate::lanes::avx512f_detected() {
+        println!("AVX-512F on this CPU: the eight-lane compilation is compared too");
+    } else {
+        println!("no AVX-512F on this CPU: the eight-lane compilation is not compared");
+    }
     for round in 0..24 {
-        let (y, mu, sigma, cost) = inputs(&mut rng, 10_000 + round % 8);
+        let (y, mu, sigma, cost) = inputs(&mut rng, 10_000 + round % 16);
         compare_on_every_path(y, &mu, &sigma, &cost);
     }
 }
@@ -463,6 +506,14 @@ fn compare_on_every_path(y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
         #[allow(unsafe_code)]
         unsafe {
             compare_avx512vl(y, mu, sigma, cost)
+        };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if crate::lanes::avx512f_detected() {
+        // SAFETY: the CPU has AVX2, FMA and AVX-512F (checked just above).
+        #[allow(unsafe_code)]
+        unsafe {
+            compare_avx512f(y, mu, sigma, cost)
         };
     }
 }

@@ -16,12 +16,13 @@
 //!
 //! Every `*_slice` function except [`log_ndtr_slice`] computes four points at a time, with AVX2
 //! and FMA when the CPU has them (and AVX-512VL's registers where it has that too; chosen at
-//! run time, [`simd_path`]) and the baseline instruction set otherwise; on every path they
-//! return the bits of the scalar functions.
-// `unsafe` only to call the AVX2+FMA (and AVX-512VL) compilations of a kernel after checking
-// that the CPU has them (`lanes::lanes_entry`), and for the AVX intrinsics of the lane type that compilation
-// uses (`lanes::Avx4`); and to call the FMA compilation of a scalar function after checking
-// that the CPU has FMA (`dd::fma_dispatch`).
+//! run time, [`simd_path`]) and the baseline instruction set otherwise; [`ei_slice`],
+//! [`log_ei_slice`] and [`log_eipc_slice`] eight at a time where the CPU has AVX-512F. On every
+//! path they return the bits of the scalar functions.
+// `unsafe` only to call the AVX2+FMA (and AVX-512) compilations of a kernel after checking
+// that the CPU has them (`lanes::lanes_entry`), and for the intrinsics of the lane types those
+// compilations use (`lanes::Avx4`, `lanes::Avx8`); and to call the FMA compilation of a scalar
+// function after checking that the CPU has FMA (`dd::fma_dispatch`).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -109,8 +109,8 @@ pub(crate) fn log_ei_far_left(mu: f64, sigma: f64, y: f64) -> Option<(f64, f64, 
 
 /// [`log_ei`] over slices: `out[i] = log_ei(mu[i], sigma[i], y)`, bit for bit. No allocation.
 ///
-/// Four points at a time, with AVX2 and FMA when the CPU has them (chosen at run time, see
-/// [`crate::simd_path`]); lanes outside the common region (as for [`crate::ei_slice`], and
+/// Eight points at a time with AVX-512F and FMA, four with AVX2 and FMA, when the CPU has them
+/// (chosen at run time, see [`crate::simd_path`]), else four with the baseline instruction set; lanes outside the common region (as for [`crate::ei_slice`], and
 /// `z ≤ -2^16`) are recomputed by [`log_ei`]. Every path gives the bits of [`log_ei`]
 /// (`fast/src/log_ei_lanes.rs`, tested on every compilation in `fast/src/lanes_tests.rs`).
 ///

@@ -1,4 +1,4 @@
-//! [`crate::log_ei`] and [`crate::log_eipc`] four points at a time (the bodies of
+//! [`crate::log_ei`] and [`crate::log_eipc`] four or eight points at a time (the bodies of
 //! [`crate::log_ei_slice`] and [`crate::log_eipc_slice`]), on the lanes of `ei_lanes.rs`.
 //!
 //! LogEI: `z < 0` with `σ ≤ 1` takes the scalar code's sum `-x²/2 + ln(σ·p(x))`
@@ -10,9 +10,9 @@ use crate::ei_lanes::{ei_kernel, ei_masks, ei_x4, standardize};
 use crate::lanes::{for_each_x4, lanes_entry, two_prod, two_square, two_sum, LaneMask, Lanes};
 use crate::tail_lanes::p_tail_sq;
 
-/// LogEI for four lanes and which lanes it settled.
+/// LogEI for a group of lanes and which lanes it settled.
 #[inline(always)]
-pub(crate) fn log_ei_x4<V: Lanes>(mu: V, sigma: V, y: f64) -> (V, V::Mask) {
+pub(crate) fn log_ei_x4<const N: usize, V: Lanes<N>>(mu: V, sigma: V, y: f64) -> (V, V::Mask) {
     let s = standardize(mu, sigma, y);
     let m = ei_masks(&s, sigma);
     let big_d = s.dhi.abs().ge(1e-250);
@@ -47,9 +47,14 @@ pub(crate) fn log_ei_x4<V: Lanes>(mu: V, sigma: V, y: f64) -> (V, V::Mask) {
     )
 }
 
-/// LogEIPC for four lanes (costs `cost`) and which lanes it settled.
+/// LogEIPC for a group of lanes (costs `cost`) and which lanes it settled.
 #[inline(always)]
-pub(crate) fn log_eipc_x4<V: Lanes>(mu: V, sigma: V, y: f64, cost: V) -> (V, V::Mask) {
+pub(crate) fn log_eipc_x4<const N: usize, V: Lanes<N>>(
+    mu: V,
+    sigma: V,
+    y: f64,
+    cost: V,
+) -> (V, V::Mask) {
     let (ei, settled_ei) = ei_x4(mu, sigma, y);
     let ratio = ei / cost;
     let settled = settled_ei
@@ -62,7 +67,12 @@ pub(crate) fn log_eipc_x4<V: Lanes>(mu: V, sigma: V, y: f64, cost: V) -> (V, V::
 
 /// `out[i] = log_ei(mu[i], sigma[i], y)` (equal lengths, checked by the caller).
 #[inline(always)]
-pub(crate) fn log_ei_lanes_kernel<V: Lanes>(mu: &[f64], sigma: &[f64], y: f64, out: &mut [f64]) {
+pub(crate) fn log_ei_lanes_kernel<const N: usize, V: Lanes<N>>(
+    mu: &[f64],
+    sigma: &[f64],
+    y: f64,
+    out: &mut [f64],
+) {
     for_each_x4(
         out,
         #[inline(always)]
@@ -73,7 +83,7 @@ pub(crate) fn log_ei_lanes_kernel<V: Lanes>(mu: &[f64], sigma: &[f64], y: f64, o
 
 /// `out[i] = log_eipc(mu[i], sigma[i], y, cost[i])` (equal lengths, checked by the caller).
 #[inline(always)]
-pub(crate) fn log_eipc_lanes_kernel<V: Lanes>(
+pub(crate) fn log_eipc_lanes_kernel<const N: usize, V: Lanes<N>>(
     mu: &[f64],
     sigma: &[f64],
     y: f64,
@@ -89,13 +99,15 @@ pub(crate) fn log_eipc_lanes_kernel<V: Lanes>(
 }
 
 lanes_entry! {
-    /// [`crate::log_ei`] over slices, four lanes at a time (instruction set chosen at run time).
-    fn log_ei_lanes(mu: &[f64], sigma: &[f64], y: f64, out: &mut [f64]) => log_ei_lanes_kernel
+    /// [`crate::log_ei`] over slices, eight or four lanes at a time (instruction set chosen at
+    /// run time).
+    fn log_ei_lanes(mu: &[f64], sigma: &[f64], y: f64, out: &mut [f64])
+        => any width: log_ei_lanes_kernel
 }
 
 lanes_entry! {
-    /// [`crate::log_eipc`] over slices, four lanes at a time (instruction set chosen at run
-    /// time).
+    /// [`crate::log_eipc`] over slices, eight or four lanes at a time (instruction set chosen at
+    /// run time).
     fn log_eipc_lanes(mu: &[f64], sigma: &[f64], y: f64, cost: &[f64], out: &mut [f64])
-        => log_eipc_lanes_kernel
+        => any width: log_eipc_lanes_kernel
 }

@@ -241,8 +241,8 @@ fn ln_h_neg_huge_parts(x: f64, xlo: f64, rest: f64, f: f64) -> f64 {
 /// [`log_eipc`] over slices: `out[i] = log_eipc(mu[i], sigma[i], y, cost[i])`, bit for bit.
 /// No allocation.
 ///
-/// Four points at a time, with AVX2 and FMA when the CPU has them (chosen at run time, see
-/// [`crate::simd_path`]): `ln(EI/c)` on the lanes where the vectorised EI settles EI and
+/// Eight points at a time with AVX-512F and FMA, four with AVX2 and FMA, when the CPU has them
+/// (chosen at run time, see [`crate::simd_path`]), else four with the baseline instruction set: `ln(EI/c)` on the lanes where the vectorised EI settles EI and
 /// `EI/c` is a normal f64; the others are recomputed by [`log_eipc`]. Every path gives the
 /// bits of [`log_eipc`] (`fast/src/log_ei_lanes.rs`, tested in `fast/src/lanes_tests.rs`).
 ///

@@ -1,11 +1,11 @@
-//! The tail ratio `p(x) = h(-x)/exp(-x²/2)` of `crate::tail` for four lanes: the same table
+//! The tail ratio `p(x) = h(-x)/exp(-x²/2)` of `crate::tail` for a group of lanes: the same table
 //! rows, polynomials and operations, in the same order, so each lane has the bits of
 //! `crate::tail::p_tail_sq`, with both branches (`x < 8`, `x ≥ 8`) as one polynomial over one
 //! table.
 use crate::lanes::{fast_two_sum, two_prod, Lanes};
 use crate::tail_coeffs::{ASYMPTOTIC, SMALL, W16, W32, W8};
 
-/// The tail ratio `p` of `crate::tail::p_tail_sq`, four lanes.
+/// The tail ratio `p` of `crate::tail::p_tail_sq`, lane by lane.
 pub(crate) struct TailLanes<V> {
     pub hi: V,
     pub lo: V,
@@ -19,11 +19,11 @@ pub(crate) struct TailLanes<V> {
 /// `x < 8` rows of `SMALL` in `t = x - centre`, then the rows of `W8`, `W16`, `W32`,
 /// `ASYMPTOTIC` in `w = fl(1/x²)`, all padded with zeros at the top to one length (Horner's
 /// scheme over zero top coefficients, `0 + v·0 = 0` and then `c + v·0 = c`, performs exactly the
-/// unpadded polynomial's operations). So four lanes gather one row each and evaluate one
+/// unpadded polynomial's operations). So the lanes gather one row each and evaluate one
 /// polynomial, whichever branches they take; the `x ≥ 8` parts (a division among them) are
 /// computed on every lane and selected, since `x` varies at random from lane to lane.
 #[inline(always)]
-pub(crate) fn p_tail_sq<V: Lanes>(x: V, x2_hi: V, x2_lo: V) -> TailLanes<V> {
+pub(crate) fn p_tail_sq<const N: usize, V: Lanes<N>>(x: V, x2_hi: V, x2_lo: V) -> TailLanes<V> {
     let small = x.lt(8.0);
     // ⌊8x⌋ in the lanes (x ≥ 0), so that t does not wait for the rows' integer conversion.
     let i = (x * 8.0).trunc();
@@ -36,16 +36,15 @@ pub(crate) fn p_tail_sq<V: Lanes>(x: V, x2_hi: V, x2_lo: V) -> TailLanes<V> {
     // `min` only restates the range (already there); it lets the compiler drop bounds checks.
     let rows = V::select(small, i, large)
         .to_indices()
-        .map(|r| r.min(ROWS.len() - 1));
-    let [r0, r1, r2, r3] = rows.map(|r| &ROWS[r]);
+        .map(|r| &ROWS[r.min(ROWS.len() - 1)]);
     // (No closures around the lane operations: the library functions that would call them are
     // not compiled with the kernel's instruction set, so they would not be inlined.)
     let quads = [
-        V::transpose_rows([&r0[0], &r1[0], &r2[0], &r3[0]]),
-        V::transpose_rows([&r0[1], &r1[1], &r2[1], &r3[1]]),
-        V::transpose_rows([&r0[2], &r1[2], &r2[2], &r3[2]]),
+        V::transpose_rows(core::array::from_fn(|l| &rows[l][0])),
+        V::transpose_rows(core::array::from_fn(|l| &rows[l][1])),
+        V::transpose_rows(core::array::from_fn(|l| &rows[l][2])),
     ];
-    let last = V::from_array([r0[3][0], r1[3][0], r2[3][0], r3[3][0]]);
+    let last = V::from_array(core::array::from_fn(|l| rows[l][3][0]));
     let c = |k: usize| if k < 12 { quads[k / 4][k % 4] } else { last };
     let inv = V::splat(1.0) / x2_hi;
     let v = V::select(small, t, inv);
