@@ -138,6 +138,24 @@ fn ei_derivatives<V: Lanes>(z: V) -> (V, V) {
     (V::select(lower, tail, -big), phi)
 }
 
+/// `[EI, ∂EI/∂μ, ∂EI/∂σ]` at `i..i + 4`, and the lanes where they are `ei_grad`'s (the others
+/// are left to the scalar code).
+#[inline(always)]
+pub(crate) fn ei_grad_x4<V: Lanes>(
+    mu: &[f64],
+    sigma: &[f64],
+    y: f64,
+    i: usize,
+) -> ([V; 3], V::Mask) {
+    let (m, s) = (V::load(mu, i), V::load(sigma, i));
+    let (v, ok) = ei_x4(m, s, y);
+    // standardized_z: (y - μ)/σ (y - μ finite on the lanes ei_x4 settles).
+    let z = (V::splat(y) - m) / s;
+    let ok = ok & z.ge(-65536.0);
+    let (dm, ds) = ei_derivatives(V::select(ok, z, V::splat(0.0)));
+    ([v, dm, ds], ok)
+}
+
 /// `ei_grad` over slices (equal lengths, checked by the caller).
 #[inline(always)]
 pub(crate) fn ei_grad_lanes_kernel<V: Lanes>(
@@ -154,19 +172,10 @@ pub(crate) fn ei_grad_lanes_kernel<V: Lanes>(
         [g.value, g.d_mu, g.d_sigma]
     };
     for i in (0..n - n % LANES).step_by(LANES) {
-        let (m, s) = (V::load(mu, i), V::load(sigma, i));
-        let (v, ok) = ei_x4(m, s, y);
-        // standardized_z: (y - μ)/σ (y - μ finite on the lanes ei_x4 settles).
-        let z = (V::splat(y) - m) / s;
-        let ok = ok & z.ge(-65536.0);
-        let (dm, ds) = ei_derivatives(V::select(ok, z, V::splat(0.0)));
-        store3::<V>(
-            [&mut *value, &mut *d_mu, &mut *d_sigma],
-            i,
-            [v, dm, ds],
-            ok,
-            |j| scalar(mu[j], sigma[j]),
-        );
+        let (v, ok) = ei_grad_x4::<V>(mu, sigma, y, i);
+        store3::<V>([&mut *value, &mut *d_mu, &mut *d_sigma], i, v, ok, |j| {
+            scalar(mu[j], sigma[j])
+        });
     }
     for j in n - n % LANES..n {
         [value[j], d_mu[j], d_sigma[j]] = scalar(mu[j], sigma[j]);
@@ -209,6 +218,24 @@ fn log_ei_derivatives<V: Lanes>(z: V, sigma: V) -> (V, V) {
     (-a / sigma, b / sigma)
 }
 
+/// `[LogEI, ∂/∂μ, ∂/∂σ]` at `i..i + 4`, and the lanes where they are `log_ei_grad`'s (the others
+/// are left to the scalar code).
+#[inline(always)]
+pub(crate) fn log_ei_grad_x4<V: Lanes>(
+    mu: &[f64],
+    sigma: &[f64],
+    y: f64,
+    i: usize,
+) -> ([V; 3], V::Mask) {
+    let (m, s) = (V::load(mu, i), V::load(sigma, i));
+    let (v, ok) = log_ei_x4(m, s, y);
+    // standardized_z: (y - μ)/σ (y - μ finite on the lanes log_ei_x4 settles).
+    let z = (V::splat(y) - m) / s;
+    let ok = ok & z.ge(-65536.0) & z.le(20.0);
+    let (dm, ds) = log_ei_derivatives(V::select(ok, z, V::splat(0.0)), s);
+    ([v, dm, ds], ok)
+}
+
 /// `log_ei_grad` over slices (equal lengths, checked by the caller).
 #[inline(always)]
 pub(crate) fn log_ei_grad_lanes_kernel<V: Lanes>(
@@ -225,19 +252,10 @@ pub(crate) fn log_ei_grad_lanes_kernel<V: Lanes>(
         [g.value, g.d_mu, g.d_sigma]
     };
     for i in (0..n - n % LANES).step_by(LANES) {
-        let (m, s) = (V::load(mu, i), V::load(sigma, i));
-        let (v, ok) = log_ei_x4(m, s, y);
-        // standardized_z: (y - μ)/σ (y - μ finite on the lanes log_ei_x4 settles).
-        let z = (V::splat(y) - m) / s;
-        let ok = ok & z.ge(-65536.0) & z.le(20.0);
-        let (dm, ds) = log_ei_derivatives(V::select(ok, z, V::splat(0.0)), s);
-        store3::<V>(
-            [&mut *value, &mut *d_mu, &mut *d_sigma],
-            i,
-            [v, dm, ds],
-            ok,
-            |j| scalar(mu[j], sigma[j]),
-        );
+        let (v, ok) = log_ei_grad_x4::<V>(mu, sigma, y, i);
+        store3::<V>([&mut *value, &mut *d_mu, &mut *d_sigma], i, v, ok, |j| {
+            scalar(mu[j], sigma[j])
+        });
     }
     for j in n - n % LANES..n {
         [value[j], d_mu[j], d_sigma[j]] = scalar(mu[j], sigma[j]);

@@ -5,11 +5,12 @@
 //! that leave every remainder.
 use crate::ei_lanes::{ei_lanes_kernel, ei_x4};
 use crate::gradients_lanes::{
-    ei_grad_lanes_kernel, log_ei_grad_lanes_kernel, pbgi_grad_lanes_kernel,
+    ei_grad_lanes_kernel, ei_grad_x4, log_ei_grad_lanes_kernel, log_ei_grad_x4,
+    pbgi_grad_lanes_kernel,
 };
 use crate::lanes::{F64x4, LaneMask, Lanes, LANES};
 use crate::log_ei_lanes::{log_ei_lanes_kernel, log_ei_x4, log_eipc_lanes_kernel, log_eipc_x4};
-use crate::pbgi_lanes::{pbgi_lanes_kernel, pbgi_regimes};
+use crate::pbgi_lanes::{chunks, index_x4, pbgi_lanes_kernel, pbgi_regimes, solve_chunk};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -374,6 +375,11 @@ fn lane_kernels_equal_the_scalar_functions_bit_for_bit() {
         let (y, mu, sigma, cost) = inputs(&mut rng, 10_000 + round % 16);
         compare_on_every_path(y, &mu, &sigma, &cost);
     }
+    // Short slices, the empty one among them: only the scalar tail, or one group and a tail.
+    for n in 0..12 {
+        let (y, mu, sigma, cost) = inputs(&mut rng, n);
+        compare_on_every_path(y, &mu, &sigma, &cost);
+    }
 }
 
 #[test]
@@ -441,7 +447,8 @@ fn the_public_slices_equal_the_scalar_functions() {
 }
 
 /// The comparisons above are not vacuous: on BO-like points (μ ~ N(0, 1), σ log-uniform in
-/// [0.01, 2], y = -1, as the benchmarks) the lanes settle most points themselves.
+/// [0.01, 2], y = -1, as the benchmarks) the lanes settle most points themselves, values and
+/// gradients (a lane handed to the scalar code keeps the bits, so only this count sees it).
 #[test]
 fn the_lanes_settle_most_bo_like_points() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 2);
@@ -456,26 +463,42 @@ fn the_lanes_settle_most_bo_like_points() {
         .map(|_| 10f64.powf(rng.gen_range(-4.0..0.0)))
         .collect();
     let y = -1.0;
+    let count = |m: <F64x4 as Lanes>::Mask| m.bools().iter().filter(|&&b| b).count();
     let (mut ei, mut log_ei, mut log_eipc) = (0, 0, 0);
+    let (mut ei_grad, mut log_ei_grad, mut pbgi) = (0, 0, 0);
     for i in (0..n).step_by(LANES) {
         let (m, s, c) = (
             F64x4::load(&mu, i),
             F64x4::load(&sigma, i),
             F64x4::load(&cost, i),
         );
-        let count = |m: <F64x4 as Lanes>::Mask| m.bools().iter().filter(|&&b| b).count();
         ei += count(ei_x4(m, s, y).1);
         log_ei += count(log_ei_x4(m, s, y).1);
         log_eipc += count(log_eipc_x4(m, s, y, c).1);
+        ei_grad += count(ei_grad_x4::<F64x4>(&mu, &sigma, y, i).1);
+        log_ei_grad += count(log_ei_grad_x4::<F64x4>(&mu, &sigma, y, i).1);
+    }
+    // PBGI and its gradient: the lanes whose g = μ + σu is stored (pass 3).
+    for (a, b) in chunks(n) {
+        let (mu, sigma, cost) = (&mu[a..b], &sigma[a..b], &cost[a..b]);
+        let solved = solve_chunk::<F64x4>(sigma, cost);
+        for i in (0..b - a).step_by(LANES) {
+            pbgi += count(index_x4::<F64x4>(mu, sigma, cost, &solved, i).2);
+        }
     }
     let share = |k: usize| k as f64 / n as f64;
     println!(
-        "settled by the lanes: ei {:.3}, log_ei {:.3}, log_eipc {:.3}",
+        "settled by the lanes: ei {:.3}, log_ei {:.3}, log_eipc {:.3}, ei_grad {:.3}, \
+         log_ei_grad {:.3}, pbgi and pbgi_grad {:.3}",
         share(ei),
         share(log_ei),
-        share(log_eipc)
+        share(log_eipc),
+        share(ei_grad),
+        share(log_ei_grad),
+        share(pbgi)
     );
     assert!(share(ei) > 0.9 && share(log_ei) > 0.9 && share(log_eipc) > 0.7);
+    assert!(share(ei_grad) > 0.9 && share(log_ei_grad) > 0.9 && share(pbgi) > 0.9);
     // PBGI: the lanes solve every point in one of the three regimes, or with c/σ ≥ 40.
     let regimes = pbgi_regimes::<F64x4>(&sigma, &cost);
     println!(
@@ -530,4 +553,273 @@ fn lane_kernels_equal_the_scalar_functions_on_chosen_points() {
     let sigma = [1e-3, 1.0, 1e-2, 0.5, 0.04, 2.0, 1e-90, 0.3];
     let cost = [0.5, 0.1, 1.0, 2.0, 1e-3, 0.7, 1.0, 0.2];
     compare_on_every_path(y, &mu, &sigma, &cost);
+}
+
+/// `$check::<N, V>(path)` on the portable lanes and on each AVX compilation this CPU has, each
+/// compiled with its instruction set (in a function of its own: closures would not inherit it).
+macro_rules! on_every_compilation {
+    ($check:ident) => {{
+        $check::<LANES, F64x4>("portable");
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "avx2,fma")]
+            #[allow(unsafe_code)]
+            unsafe fn avx2() {
+                $check::<LANES, crate::lanes::Avx4>("avx2+fma")
+            }
+            #[target_feature(enable = "avx2,fma,avx512f,avx512vl")]
+            #[allow(unsafe_code)]
+            unsafe fn avx512vl() {
+                $check::<LANES, crate::lanes::Avx4>("avx2+fma+avx512vl")
+            }
+            #[target_feature(enable = "avx2,fma,avx512f")]
+            #[allow(unsafe_code)]
+            unsafe fn avx512f() {
+                $check::<8, crate::lanes::Avx8>("avx512f (eight lanes)")
+            }
+            if crate::lanes::avx2_fma_detected() {
+                // SAFETY: the CPU has AVX2 and FMA (checked just above).
+                #[allow(unsafe_code)]
+                unsafe {
+                    avx2()
+                };
+            }
+            if crate::lanes::avx512vl_detected() {
+                // SAFETY: the CPU has AVX2, FMA, AVX-512F and AVX-512VL (checked just above).
+                #[allow(unsafe_code)]
+                unsafe {
+                    avx512vl()
+                };
+            }
+            if crate::lanes::avx512f_detected() {
+                // SAFETY: the CPU has AVX2, FMA and AVX-512F (checked just above).
+                #[allow(unsafe_code)]
+                unsafe {
+                    avx512f()
+                };
+            }
+        }
+    }};
+}
+
+/// Every [`Lanes`] operation is the scalar IEEE operation it names, lane by lane, on every
+/// compilation: the kernels' bit identity rests on it, and their random inputs seldom land
+/// exactly on a comparison's constant (where `<` and `≤` differ) or on the ends of
+/// `pow2_neg`'s clamp. Values: the kernels' constants and their neighbours, signed zeros,
+/// subnormals, the ends of the range, infinities, NaN, each in every lane; the mask operations
+/// on every mask.
+fn check_lane_operations<const N: usize, V: Lanes<N>>(path: &str) {
+    let values = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        8.0,
+        8.0f64.next_down(),
+        8.0f64.next_up(),
+        -37.0,
+        20.0,
+        63.0,
+        1e-250,
+        -1e-250,
+        1e100,
+        2.5,
+        -2.5,
+        3.0e-310,
+        5e-324,
+        f64::MIN_POSITIVE,
+        f64::MAX,
+        -f64::MAX,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        1e300,
+        -7.25,
+        core::f64::consts::PI,
+    ];
+    let n = values.len();
+    let quad = |i: usize| -> [f64; N] { core::array::from_fn(|l| values[(i + l) % n]) };
+    let same = |what: &str, got: V, want: [f64; N]| {
+        let got = got.to_array();
+        for l in 0..N {
+            assert!(
+                got[l].to_bits() == want[l].to_bits() || (got[l].is_nan() && want[l].is_nan()),
+                "{what} on {path}, lane {l}: {:e} vs scalar {:e}",
+                got[l],
+                want[l]
+            );
+        }
+    };
+    for i in 0..n {
+        let (a, b, c) = (quad(i), quad(i + 7), quad(i + 13));
+        let (va, vb, vc) = (V::from_array(a), V::from_array(b), V::from_array(c));
+        let lanewise = |f: &dyn Fn(f64, f64, f64) -> f64| -> [f64; N] {
+            core::array::from_fn(|l| f(a[l], b[l], c[l]))
+        };
+        same("from_array", va, a);
+        same("splat", V::splat(a[0]), [a[0]; N]);
+        let mut padded = vec![f64::NAN];
+        padded.extend_from_slice(&a);
+        same("load", V::load(&padded, 1), a);
+        same("abs", va.abs(), a.map(f64::abs));
+        same("neg", -va, a.map(|x| -x));
+        same("add", va + vb, lanewise(&|x, y, _| x + y));
+        same("sub", va - vb, lanewise(&|x, y, _| x - y));
+        same("mul", va * vb, lanewise(&|x, y, _| x * y));
+        same("div", va / vb, lanewise(&|x, y, _| x / y));
+        same("add f64", va + b[0], a.map(|x| x + b[0]));
+        same("sub f64", va - b[0], a.map(|x| x - b[0]));
+        same("mul f64", va * b[0], a.map(|x| x * b[0]));
+        same("trunc", va.trunc(), a.map(f64::trunc));
+        same("sqrt", va.sqrt(), a.map(f64::sqrt));
+        same("map", va.map(f64::ln), a.map(f64::ln));
+        same(
+            "mul_sub",
+            V::mul_sub(va, vb, vc),
+            lanewise(&|x, y, z| x.mul_add(y, -z)),
+        );
+        for k in values {
+            let cmp = |got: V::Mask, want: fn(f64, f64) -> bool, name: &str| {
+                assert_eq!(
+                    got.bools(),
+                    a.map(|x| want(x, k)),
+                    "{name} {k:e} on {path}: {a:?}"
+                );
+            };
+            cmp(va.lt(k), |x, k| x < k, "lt");
+            cmp(va.le(k), |x, k| x <= k, "le");
+            cmp(va.gt(k), |x, k| x > k, "gt");
+            cmp(va.ge(k), |x, k| x >= k, "ge");
+            let m = va.lt(k);
+            let want: [f64; N] = core::array::from_fn(|l| if a[l] < k { a[l] } else { b[l] });
+            same("select", V::select(m, va, vb), want);
+        }
+    }
+    // 2^-n for integers n, clamped into [0, 1000] (2^-1000 is a normal number).
+    let ns = [
+        -3.0, 0.0, 1.0, 2.0, 52.0, 500.0, 999.0, 1000.0, 1001.0, 5000.0, 7.0, 1023.0,
+    ];
+    let indices = [0.0, 1.0, 7.0, 63.0, 64.0, 67.0, 65_536.0, 2_147_483_647.0];
+    for i in 0..ns.len() {
+        let n: [f64; N] = core::array::from_fn(|l| ns[(i + l) % ns.len()]);
+        let want = n.map(|n: f64| 2f64.powi(-(n.clamp(0.0, 1000.0) as i32)));
+        same("pow2_neg", V::from_array(n).pow2_neg(), want);
+        let v: [f64; N] = core::array::from_fn(|l| indices[(i + l) % indices.len()]);
+        assert_eq!(
+            V::from_array(v).to_indices(),
+            v.map(|x| x as usize),
+            "{path}"
+        );
+    }
+    let rows: [[f64; 4]; N] =
+        core::array::from_fn(|l| core::array::from_fn(|k| (4 * l + k) as f64));
+    let t = V::transpose_rows(core::array::from_fn(|l| &rows[l]));
+    for (k, tk) in t.into_iter().enumerate() {
+        same("transpose_rows", tk, core::array::from_fn(|l| rows[l][k]));
+    }
+    // The masks: lane l true where bit l of the number is set.
+    let mask = |bits: usize| -> (V::Mask, [bool; N]) {
+        let b: [bool; N] = core::array::from_fn(|l| bits >> l & 1 == 1);
+        (
+            V::from_array(b.map(|t| if t { 0.0 } else { 1.0 })).lt(0.5),
+            b,
+        )
+    };
+    for i in 0..1 << N {
+        let (m, mb) = mask(i);
+        assert_eq!(m.bools(), mb, "bools on {path}");
+        assert_eq!(m.any(), mb.iter().any(|&t| t), "any {mb:?} on {path}");
+        assert_eq!(m.all(), mb.iter().all(|&t| t), "all {mb:?} on {path}");
+        assert_eq!((!m).bools(), mb.map(|t| !t), "not {mb:?} on {path}");
+        for j in 0..1 << N {
+            let (m2, mb2) = mask(j);
+            let and: [bool; N] = core::array::from_fn(|l| mb[l] & mb2[l]);
+            let or: [bool; N] = core::array::from_fn(|l| mb[l] | mb2[l]);
+            assert_eq!((m & m2).bools(), and, "and on {path}");
+            assert_eq!((m | m2).bools(), or, "or on {path}");
+        }
+    }
+}
+
+#[test]
+fn lane_operations_are_the_scalar_ieee_operations() {
+    on_every_compilation!(check_lane_operations);
+}
+
+/// The dispatch's choice and `simd_path` follow the CPU's own feature flags: the AVX
+/// compilations run only where their instructions exist, and wherever they do.
+#[test]
+fn the_compilation_chosen_is_the_cpu_s() {
+    #[cfg(target_arch = "x86_64")]
+    let want = {
+        let avx2_fma =
+            std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
+        let avx512f = avx2_fma && std::is_x86_feature_detected!("avx512f");
+        let avx512vl = avx512f && std::is_x86_feature_detected!("avx512vl");
+        assert_eq!(crate::lanes::avx2_fma_detected(), avx2_fma);
+        assert_eq!(crate::lanes::avx512f_detected(), avx512f);
+        assert_eq!(crate::lanes::avx512vl_detected(), avx512vl);
+        if avx512vl {
+            "avx512f+avx512vl"
+        } else if avx512f {
+            "avx512f"
+        } else if avx2_fma {
+            "avx2+fma"
+        } else {
+            "portable"
+        }
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let want = "portable";
+    assert_eq!(crate::simd_path(), want);
+}
+
+/// The tail ratio's lanes give [`crate::tail::p_tail_sq`]'s bits in all four fields (the
+/// module's contract) over its domain `0 ≤ x < 2^16`: at every row boundary `k/8` of the
+/// `x < 8` table and its neighbours, at 8, 16, 32, 64 and theirs, and on a log-uniform sweep.
+/// The kernels read `rel` and `dp` only in corrections far below an ulp of most of their
+/// results, and `x ≥ 37` only on LogEI's lanes, so their bit identity alone does not see every
+/// field.
+fn check_tail_lanes<const N: usize, V: Lanes<N>>(path: &str) {
+    let mut xs = vec![0.0];
+    for k in 1..=512i32 {
+        let b = f64::from(k) / 8.0;
+        xs.extend([b.next_down(), b, b.next_up()]);
+    }
+    xs.extend([100.0, 1000.0, 4096.5, 65535.0, 65536f64.next_down()]);
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 4);
+    for _ in 0..4000 {
+        xs.push(10f64.powf(rng.gen_range(-3.0..4.8)));
+    }
+    xs.resize(xs.len().next_multiple_of(N), 1.0);
+    for four in xs.chunks(N) {
+        let x: [f64; N] = four.try_into().unwrap();
+        let sq = x.map(crate::dd::two_square);
+        let got = crate::tail_lanes::p_tail_sq::<N, V>(
+            V::from_array(x),
+            V::from_array(sq.map(|s| s.0)),
+            V::from_array(sq.map(|s| s.1)),
+        );
+        let fields = [got.hi, got.lo, got.rel, got.dp].map(|f| f.to_array());
+        for l in 0..N {
+            let want = crate::tail::p_tail_sq(x[l], sq[l].0, sq[l].1);
+            let want = [want.hi, want.lo, want.rel, want.dp];
+            for (f, name) in ["hi", "lo", "rel", "dp"].iter().enumerate() {
+                assert_eq!(
+                    fields[f][l].to_bits(),
+                    want[f].to_bits(),
+                    "p_tail_sq.{name} on {path} at x = {:e}: {:e} vs scalar {:e}",
+                    x[l],
+                    fields[f][l],
+                    want[f]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_tail_ratio_lanes_equal_the_scalar_tail_ratio_bit_for_bit() {
+    on_every_compilation!(check_tail_lanes);
 }
