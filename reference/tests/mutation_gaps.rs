@@ -383,7 +383,11 @@ fn a_coarse_estimate_leaves_the_bisection_over_the_doubles_from_a_zero_bracket_e
             // Both enclosures hold the root, so they overlap.
             assert!(r.lower <= fine.upper && fine.lower <= r.upper, "{at}");
             // The path this test is about: dozens of comparisons, not the proposals' handful.
-            assert!(work.comparisons > 20, "{at}: {} comparisons", work.comparisons);
+            assert!(
+                work.comparisons > 20,
+                "{at}: {} comparisons",
+                work.comparisons
+            );
         }
     }
 }
