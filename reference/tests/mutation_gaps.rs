@@ -359,3 +359,35 @@ fn a_log_normal_cost_enclosed_too_coarsely_at_first_is_refined() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_coarse_estimate_leaves_the_bisection_over_the_doubles_from_a_zero_bracket_end() {
+    // `pbgi_bisection_with`'s regula-falsi estimate is only as accurate as `enclosure_bits`
+    // asks (relative `2^-bits`), so with a coarse target its double is rarely the root's and the
+    // bisection over the ordered doubles does the rounding. With `c = 0.41σ` and `μ = 0`, the
+    // bracket's lower end `μ + c - 0.41σ` is exactly `+0` (key 0), and the bisection starts from
+    // there when the estimate lies above the root. Values: `pbgi`'s fast path (an independent
+    // certified path, `tests/pbgi_fast_path.rs`).
+    for enclosure_bits in [7, 24] {
+        let coarse = Accuracy {
+            start_bits: 128,
+            max_bits: 8192,
+            enclosure_bits,
+        };
+        for (mu, sigma, cost) in [(0.0, 1.0, 0.41), (0.0, 4.0, 1.64)] {
+            let (r, work) = measure(|| pbgi_bisection_with(mu, sigma, cost, &coarse));
+            let r = r.unwrap();
+            let fine = pbgi(mu, sigma, cost).unwrap();
+            let at = format!("pbgi({mu}, {sigma}, {cost}) at {enclosure_bits} bits");
+            assert_eq!(r.value, fine.value, "{at}");
+            // Both enclosures hold the root, so they overlap.
+            assert!(r.lower <= fine.upper && fine.lower <= r.upper, "{at}");
+            // The path this test is about: dozens of comparisons, not the proposals' handful.
+            assert!(
+                work.comparisons > 20,
+                "{at}: {} comparisons",
+                work.comparisons
+            );
+        }
+    }
+}
