@@ -176,7 +176,7 @@ mod tests {
                     let (q, s, _) = live.swap_remove(i % live.len());
                     unsafe { free(q as *mut c_void, s) };
                 }
-                if i % 7 == 0 {
+                if i % 7 == 0 && !live.is_empty() {
                     let at = i % live.len();
                     let (q, s, t) = live[at];
                     let new = sizes[(i / 7) % sizes.len()];
