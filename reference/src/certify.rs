@@ -107,6 +107,29 @@ pub(crate) fn finish(iv: &Interval, acc: &Accuracy) -> Option<Certified> {
 
 /// [`finish`] for an enclosure whose lower end may be open.
 pub(crate) fn finish_enclosure(e: &Enclosure, acc: &Accuracy) -> Option<Certified> {
+    let value = settled_value(e, acc)?;
+    Some(Certified {
+        value,
+        lower: e.iv.lo.clone(),
+        upper: e.iv.hi.clone(),
+    })
+}
+
+/// [`finish_enclosure`] taking the enclosure, so that its ends become the result's without a
+/// copy; the enclosure back if it is not decided or not tight.
+fn finish_owned(e: Enclosure, acc: &Accuracy) -> Result<Certified, Enclosure> {
+    match settled_value(&e, acc) {
+        Some(value) => Ok(Certified {
+            value,
+            lower: e.iv.lo,
+            upper: e.iv.hi,
+        }),
+        None => Err(e),
+    }
+}
+
+/// The correctly rounded value if the enclosure decides it and is tight.
+fn settled_value(e: &Enclosure, acc: &Accuracy) -> Option<f64> {
     let iv = &e.iv;
     let value = if e.lower_open && !iv.is_point() {
         let v = rounding_just_above(&iv.lo);
@@ -114,11 +137,7 @@ pub(crate) fn finish_enclosure(e: &Enclosure, acc: &Accuracy) -> Option<Certifie
     } else {
         rounds_to_one_f64(iv)?
     };
-    is_tight(iv, acc.enclosure_bits).then(|| Certified {
-        value,
-        lower: iv.lo.clone(),
-        upper: iv.hi.clone(),
-    })
+    is_tight(iv, acc.enclosure_bits).then_some(value)
 }
 
 /// The precision policy of the Ziv loops of EI, LogEI and `ln Φ` (and `h`, `ln h` through
@@ -144,8 +163,7 @@ pub(crate) fn ziv(
     let mut p = acc.start_bits.max(32).min(acc.max_bits.max(32));
     loop {
         crate::work::working(p);
-        let iv = enclose(p);
-        if let Some(c) = finish_enclosure(&iv, acc) {
+        if let Ok(c) = finish_owned(enclose(p), acc) {
             return Ok(c);
         }
         if p >= acc.max_bits {

@@ -268,9 +268,11 @@ fn taylor_terms_short(
 /// `k = 4N + 1` roundings (cached per thread: it depends on `k` and `wp` only, and costs a
 /// division).
 fn rounding_factor(k: u64, wp: u32) -> Float {
+    // Per precision (at most 16 kept), a table indexed by k (a hash of the key would cost
+    // about as much as the rest of the upper end).
     thread_local! {
-        static FACTORS: std::cell::RefCell<std::collections::HashMap<(u64, u32), Float>> =
-            std::cell::RefCell::new(std::collections::HashMap::new());
+        static FACTORS: std::cell::RefCell<Vec<(u32, Vec<Option<Float>>)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
     }
     let compute = || {
         // At precision wp: the factor's distance from 1 is a few thousand units of 2^-wp.
@@ -279,16 +281,28 @@ fn rounding_factor(k: u64, wp: u32) -> Float {
         up(wp, shrink.recip_ref())
     };
     FACTORS.with(|cache| {
+        let Ok(index) = usize::try_from(k) else {
+            return compute();
+        };
+        if index >= 1 << 16 {
+            return compute();
+        }
         let mut cache = cache.borrow_mut();
-        if let Some(f) = cache.get(&(k, wp)) {
-            return f.clone();
+        let at = match cache.iter().position(|(p, _)| *p == wp) {
+            Some(at) => at,
+            None => {
+                if cache.len() >= 16 {
+                    cache.remove(0);
+                }
+                cache.push((wp, Vec::new()));
+                cache.len() - 1
+            }
+        };
+        let table = &mut cache[at].1;
+        if table.len() <= index {
+            table.resize(index + 1, None);
         }
-        if cache.len() >= 4096 {
-            cache.clear();
-        }
-        let f = compute();
-        cache.insert((k, wp), f.clone());
-        f
+        table[index].get_or_insert_with(compute).clone()
     })
 }
 
