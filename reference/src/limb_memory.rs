@@ -18,7 +18,7 @@
 //! `tests::floats_across_threads_are_unchanged`.
 
 use gmp_mpfr_sys::gmp;
-use std::cell::RefCell;
+use std::cell::UnsafeCell;
 use std::ffi::c_void;
 use std::sync::OnceLock;
 
@@ -58,8 +58,8 @@ impl Drop for Cache {
 }
 
 thread_local! {
-    static CACHE: RefCell<Cache> = const {
-        RefCell::new(Cache {
+    static CACHE: UnsafeCell<Cache> = const {
+        UnsafeCell::new(Cache {
             blocks: [[std::ptr::null_mut(); DEPTH]; SIZES],
             len: [0; SIZES],
         })
@@ -83,7 +83,10 @@ extern "C" fn allocate(size: usize) -> *mut c_void {
     if let Some(class) = class_of(size) {
         let cached = CACHE
             .try_with(|cache| {
-                let mut cache = cache.try_borrow_mut().ok()?;
+                // SAFETY: the only references to this thread's cache are made here and in
+                // `free`, each dropped before it returns; neither calls anything that could
+                // re-enter them (no allocation inside), so this one is unique.
+                let cache = unsafe { &mut *cache.get() };
                 let len = cache.len[class];
                 (len > 0).then(|| {
                     cache.len[class] = len - 1;
@@ -103,9 +106,8 @@ unsafe extern "C" fn free(ptr: *mut c_void, size: usize) {
     if let Some(class) = class_of(size) {
         let kept = CACHE
             .try_with(|cache| {
-                let Ok(mut cache) = cache.try_borrow_mut() else {
-                    return false;
-                };
+                // SAFETY: as in `allocate`, this reference is the only one.
+                let cache = unsafe { &mut *cache.get() };
                 let len = cache.len[class];
                 if len == DEPTH {
                     return false;
