@@ -416,12 +416,18 @@ pub fn parse_number(field: &str) -> Result<f64, String> {
 /// its sign.
 pub fn format_shortest(x: f64) -> String {
     let magnitude = x.abs();
-    if !x.is_finite() || x == 0.0 || (1e-5..1e16).contains(&magnitude) {
+    // Written into a string long enough for every f64 (at most 24 bytes in either notation),
+    // so that it is never reallocated (this runs once per row of `pbgi eval`).
+    use std::fmt::Write;
+    let mut out = String::with_capacity(32);
+    // Writing into a String cannot fail.
+    let _ = if !x.is_finite() || x == 0.0 || (1e-5..1e16).contains(&magnitude) {
         // Rust's `Display` for f64 prints the shortest round-trip digits.
-        format!("{x}")
+        write!(out, "{x}")
     } else {
-        format!("{x:e}")
-    }
+        write!(out, "{x:e}")
+    };
+    out
 }
 
 /// `field` as a CSV field: quoted (with `"` doubled) when it contains a comma, a quote or a line
