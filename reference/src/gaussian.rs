@@ -27,7 +27,7 @@
 use crate::interval::{down, exponent, ln_sqrt_2pi, log2_abs, up, with_sqrt_2pi, Interval};
 use crate::short_float::Short;
 use rug::float::Round;
-use rug::ops::{AddAssignRound, DivAssignRound, MulAssignRound, Pow};
+use rug::ops::{AddAssignRound, AssignRound, DivAssignRound, MulAssignRound, Pow, SubAssignRound};
 use rug::Float;
 
 /// The method for `h(-x)` on an interval of `x`.
@@ -100,13 +100,29 @@ pub(crate) fn phi(x: &Interval, p: u32) -> Interval {
     // exp turns the absolute error of x²/2 into a relative one: carry x² with 2·log2(x) more
     // bits (beyond x = 2^34, φ is below MPFR's range anyway).
     let wp = p + 2 * log2_abs(&x.hi).clamp(0, 34) as u32;
-    let x2 = square(x, wp);
-    let e = Interval {
-        lo: down(wp, -(x2.hi >> 1u32)),
-        hi: up(wp, -(x2.lo >> 1u32)),
+    // -x²/2 enclosed: halving and negating the ends of x² (precision wp) are exact, so they are
+    // done in place.
+    let Interval {
+        lo: mut half_lo,
+        hi: mut half_hi,
+    } = square(x, wp);
+    half_lo >>= 1u32;
+    half_hi >>= 1u32;
+    let mut e = Interval {
+        lo: -half_hi,
+        hi: -half_lo,
     }
     .exp(p);
-    with_sqrt_2pi(p, |s| e.div_nonneg(s, p))
+    with_sqrt_2pi(p, |s| {
+        if e.lo.prec() == p && e.hi.prec() == p {
+            // Interval::div_nonneg in place (the same roundings at p bits).
+            e.lo.div_assign_round(&s.hi, Round::Down);
+            e.hi.div_assign_round(&s.lo, Round::Up);
+            e
+        } else {
+            e.div_nonneg(s, p)
+        }
+    })
 }
 
 /// `ln φ(x) = -x²/2 - ln √(2π)` enclosed.
@@ -218,8 +234,10 @@ fn taylor_sum_with(x: &Interval, wp: u32, short_loop: bool) -> Interval {
     // t_k(x.hi) = ρ^(2k+1)·t_k(x.lo) ≤ ρ^(2N+1)·t_k(x.lo) for k ≤ N (ρ = 1 + δ ≥ 1), and
     // ρ^m ≤ e^(mδ) ≤ 1 + 2mδ while mδ ≤ 1 (convexity of exp on [0, 1], e < 3): no power.
     let m = 2 * n + 1;
-    let delta = up(64, &up(64, &x.hi - &x.lo) / &x.lo);
-    let m_delta = up(64, &delta * m);
+    // m_delta = RU(RU(RU(x.hi - x.lo)/x.lo)·m) at 64 bits, in place.
+    let mut m_delta = up(64, &x.hi - &x.lo);
+    m_delta.div_assign_round(&x.lo, Round::Up);
+    m_delta.mul_assign_round(m, Round::Up);
     let growth = if m_delta <= 1u32 {
         let mut g = Float::with_val(wp, &m_delta << 1u32);
         g.add_assign_round(1u32, Round::Up);
@@ -229,8 +247,10 @@ fn taylor_sum_with(x: &Interval, wp: u32, short_loop: bool) -> Interval {
         up(wp, (&rho).pow(m))
     };
     factor.mul_assign_round(&growth, Round::Up);
-    t.mul_assign_round(2u32, Round::Up);
-    let mut hi = up(wp, &s + &t);
+    // hi = RU(RU(s + RU(2t))·factor), in t's place (t has precision wp).
+    let mut hi = t;
+    hi.mul_assign_round(2u32, Round::Up);
+    hi.add_assign_round(&s, Round::Up);
     hi.mul_assign_round(&factor, Round::Up);
     Interval { lo: s, hi }
 }
@@ -396,22 +416,24 @@ fn taylor(x: &Interval, wp: u32) -> Interval {
 
 /// [`taylor`] from the enclosures `s` of `S(x)` and `f` of `φ(x)`.
 fn taylor_from(x: &Interval, s: &Interval, f: &Interval, wp: u32) -> Interval {
-    let (s_lo, s_hi) = (&s.lo, &s.hi);
-    let (xs_lo, xs_hi) = (down(wp, &x.lo * s_lo), up(wp, &x.hi * s_hi));
-    let (one_lo, one_hi) = (down(wp, &xs_lo + 1u32), up(wp, &xs_hi + 1u32));
-    let (a_lo, a_hi) = (down(wp, &f.lo * &one_lo), up(wp, &f.hi * &one_hi));
-    let (half_x_hi, half_x_lo) = (up(wp, &x.hi >> 1u32), down(wp, &x.lo >> 1u32));
-    let lo = down(wp, &a_lo - &half_x_hi);
+    // Each end is one chain of operations at wp bits, in place (the same roundings of the same
+    // operations as forming every intermediate as a new float): lo = RD(RD(RD(RD(x.lo·s.lo) + 1)
+    // ·f.lo) - RU(x.hi/2)), hi = RU(RU(RU(RU(x.hi·s.hi) + 1)·f.hi) - RD(x.lo/2)).
+    let mut lo = down(wp, &x.lo * &s.lo);
+    lo.add_assign_round(1u32, Round::Down);
+    lo.mul_assign_round(&f.lo, Round::Down);
+    let mut half_x = up(wp, &x.hi >> 1u32);
+    lo.sub_assign_round(&half_x, Round::Down);
+    let mut hi = up(wp, &x.hi * &s.hi);
+    hi.add_assign_round(1u32, Round::Up);
+    hi.mul_assign_round(&f.hi, Round::Up);
+    half_x.assign_round(&x.lo >> 1u32, Round::Down);
+    hi.sub_assign_round(&half_x, Round::Up);
     // h(-x) > 0: a non-positive lower end carries no information.
-    let lo = if lo.is_sign_negative() {
-        Float::with_val(wp, 0)
-    } else {
-        lo
-    };
-    Interval {
-        lo,
-        hi: up(wp, &a_hi - &half_x_lo),
+    if lo.is_sign_negative() {
+        lo = Float::with_val(wp, 0);
     }
+    Interval { lo, hi }
 }
 
 /// `h(-x)/φ(x)` by the continued fraction (`x > 0`), with `n` levels, working precision `wp`.
