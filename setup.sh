@@ -23,7 +23,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 if ! command -v cargo >/dev/null 2>&1; then
-  echo "setup.sh: error: cargo not found; install a Rust toolchain (1.80 or newer)" >&2
+  echo "setup.sh: error: cargo not found; install a Rust toolchain (1.89 or newer, the workspace's rust-version)" >&2
   exit 1
 fi
 

@@ -85,7 +85,11 @@ fn ratios_over_h(z: f64) -> (f64, f64) {
 ///
 /// # Domain
 /// As [`ei`]. `σ = 0`: the limits `σ → 0+`: `∂/∂μ = -1, -1/2, 0` for `y > μ`, `y = μ`,
-/// `y < μ`, and `∂/∂σ = 0` (`φ0` at `y = μ`). NaN / invalid input → all fields NaN.
+/// `y < μ`, and `∂/∂σ = 0` (`φ0` at `y = μ`). `σ = +∞` with finite `y - μ`: `(-1/2, φ0)`.
+/// Infinite `μ` or `y` with finite `σ`: the limits `(-1, 0)` for `y - μ = +∞` and `(0, 0)` for
+/// `y - μ = -∞`. Each limit 0 above is `+0`, as in the reference's `σ = 0` limits; a finite
+/// `z` so far left that `Φ(z)` underflows gives `∂/∂μ = -Φ(z)` rounded, `-0`. NaN / invalid
+/// input → all fields NaN.
 ///
 /// # Accuracy
 /// `value` as [`ei`]; the derivatives to ≲ 1e-15·(1 + z²) relative (the rounding of `z`),

@@ -995,6 +995,23 @@ fn gradients_at_special_values_are_the_documented_limits() {
     assert_eq!(e(-inf, 1.0, 0.0), (-1.0, 0.0));
     assert_eq!(e(inf, 1.0, 0.0), (0.0, 0.0));
     assert_eq!(e(0.0, 1.0, -inf), (0.0, 0.0));
+    // The zero limits of ∂/∂μ are +0 (assert_eq! alone does not see the sign of a zero), as in
+    // the reference's σ = 0 limit; a finite far-left z, where Φ(z) underflows, gives -Φ(z) = -0.
+    for (mu, sigma, y) in [(0.0, 0.0, -2.0), (inf, 1.0, 0.0), (0.0, 1.0, -inf)] {
+        let (d_mu, _) = e(mu, sigma, y);
+        assert!(
+            d_mu == 0.0 && d_mu.is_sign_positive(),
+            "ei_grad({mu}, {sigma}, {y})"
+        );
+    }
+    let sigma_zero = pbgi_reference::ei_grad(0.0, 0.0, -2.0).unwrap();
+    assert_eq!(sigma_zero.d_mu.value.to_bits(), 0.0f64.to_bits());
+    let far_left = pbgi_reference::ei_grad(0.0, 1.0, -40.0).unwrap();
+    assert_eq!(
+        e(0.0, 1.0, -40.0).0.to_bits(),
+        far_left.d_mu.value.to_bits()
+    );
+    assert_eq!(far_left.d_mu.value.to_bits(), (-0.0f64).to_bits());
     let (a, b) = e(nan, 1.0, 0.0);
     assert!(a.is_nan() && b.is_nan());
     let (a, b) = e(0.0, -1.0, 0.0);

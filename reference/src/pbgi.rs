@@ -252,9 +252,9 @@ fn below_every_double(iv: &Interval) -> Option<Certified> {
 /// Splits the certified bracket `[lo, hi]` at `point` if it lies strictly inside: one
 /// certified comparison, after which `[lo, hi]` still brackets the root.
 ///
-/// A nonzero point of magnitude below `2^-1100` is never tested: that region lies inside the
-/// rounding cell of `±0`, where [`below_every_double`] ends the search, and a root estimate
-/// there can be astronomically small (`-σ·h(-1e6)` for `μ + c = 0`, about `2^(-7e11)`), whose
+/// A nonzero point of magnitude below `2^-1101` (MPFR exponent below -1100) is never tested:
+/// that region lies inside the rounding cell of `±0`, where [`below_every_double`] ends the
+/// search, and a root estimate there can be astronomically small (`-σ·h(-1e6)` for `μ + c = 0`, about `2^(-7e11)`), whose
 /// exact difference `g - μ` would span hundreds of billions of bits.
 fn split(cmp: &mut Comparer, lo: &mut Float, hi: &mut Float, point: Float) -> Result<(), Error> {
     let negligible = crate::interval::exponent(&point).is_some_and(|e| e < -1100);
@@ -631,7 +631,7 @@ fn solve_near_estimate(cmp: &mut Comparer, estimate: f64, acc: &Accuracy) -> Opt
     let mut p = first_precision(cmp, cmp.cost.lo.to_f64(), estimate, bits).min(cmp.cap);
     let mut m = exact(estimate);
     for _ in 0..8 {
-        // A point (or a bracket) within 2^-1100 of 0 means a root in or next to the cell of ±0
+        // A point (or a bracket) within 2^-1101 of 0 means a root in or next to the cell of ±0
         // (and an exact g - μ of up to 2200 bits): that cell is tried directly.
         if !m.is_zero() && in_zero_cell(&m) {
             return zero_cell(cmp);
@@ -677,8 +677,9 @@ fn solve_near_estimate(cmp: &mut Comparer, estimate: f64, acc: &Accuracy) -> Opt
     None
 }
 
-/// `|x| < 2^-1100` (0 included): inside the rounding cell of `±0`, where
-/// [`below_every_double`] ends the search.
+/// `|x| < 2^-1101` (0 included; MPFR's exponent `e` has `2^(e-1) ≤ |x| < 2^e`, and the test
+/// is `e < -1100`): inside the rounding cell of `±0`, where [`below_every_double`] (which takes
+/// brackets within `±2^-1100`) ends the search.
 fn in_zero_cell(x: &Float) -> bool {
     crate::interval::exponent(x).map_or(x.is_zero(), |e| e < -1100)
 }
@@ -697,7 +698,9 @@ fn zero_cell(cmp: &mut Comparer) -> Option<Certified> {
     below_every_double(&iv).map(|c| signed_zero(c, &iv))
 }
 
-/// A root whose value rounds to 0 is `-0` when the whole bracket is negative.
+/// A root whose value rounds to 0 is `-0` when the whole bracket is negative. The bracket is
+/// open (`lo < root < hi`, see [`NewtonStep::Bracket`] and [`split`]), so `hi ≤ 0` already means
+/// a negative root; `certify`'s own `signed_zero` takes closed enclosures and needs `hi < 0`.
 fn signed_zero(mut certified: Certified, iv: &Interval) -> Certified {
     if certified.value == 0.0 && iv.hi <= 0 {
         certified.value = -0.0;
