@@ -319,12 +319,29 @@ fn without_bom(bytes: &[u8], line: u64) -> &[u8] {
     }
 }
 
-/// Splits one RFC 4180 record (without its line end) into unquoted fields.
+/// Splits one RFC 4180 record (without its line end) into unquoted fields. The strings of
+/// `fields` are reused (cleared and refilled) so that reading a row allocates nothing once the
+/// fields have grown to their length.
 fn split_fields(record: &str, fields: &mut Vec<String>) -> Result<(), String> {
-    fields.clear();
+    let mut count = 0usize;
+    let outcome = split_fields_into(record, fields, &mut count);
+    fields.truncate(count);
+    outcome
+}
+
+/// [`split_fields`]: fills `fields[..count]`, counting them in `count`.
+fn split_fields_into(
+    record: &str,
+    fields: &mut Vec<String>,
+    count: &mut usize,
+) -> Result<(), String> {
     let mut rest = record;
     loop {
-        let mut field = String::new();
+        if *count == fields.len() {
+            fields.push(String::new());
+        }
+        let field = &mut fields[*count];
+        field.clear();
         if let Some(quoted) = rest.strip_prefix('"') {
             let mut chars = quoted.char_indices().peekable();
             let end = loop {
@@ -342,7 +359,7 @@ fn split_fields(record: &str, fields: &mut Vec<String>) -> Result<(), String> {
             if !(rest.is_empty() || rest.starts_with(',')) {
                 return Err(format!(
                     "unexpected text after the closing quote of field {}",
-                    fields.len() + 1
+                    *count + 1
                 ));
             }
         } else {
@@ -350,7 +367,7 @@ fn split_fields(record: &str, fields: &mut Vec<String>) -> Result<(), String> {
             field.push_str(&rest[..end]);
             rest = &rest[end..];
         }
-        fields.push(field);
+        *count += 1;
         match rest.strip_prefix(',') {
             Some(after) => rest = after,
             None => return Ok(()),
@@ -373,6 +390,10 @@ pub fn parse_number(field: &str) -> Result<f64, String> {
     let value = trimmed
         .parse::<f64>()
         .map_err(|_| format!("`{trimmed}` is not a number"))?;
+    // Only an infinite or zero result can be an overflow or an underflow.
+    if value.is_finite() && value != 0.0 {
+        return Ok(value);
+    }
     let digits = trimmed.split(['e', 'E']).next().unwrap_or("");
     let is_decimal = digits.bytes().any(|b| b.is_ascii_digit());
     if value.is_infinite() && is_decimal {
@@ -395,12 +416,18 @@ pub fn parse_number(field: &str) -> Result<f64, String> {
 /// its sign.
 pub fn format_shortest(x: f64) -> String {
     let magnitude = x.abs();
-    if !x.is_finite() || x == 0.0 || (1e-5..1e16).contains(&magnitude) {
+    // Written into a string long enough for every f64 (at most 24 bytes in either notation),
+    // so that it is never reallocated (this runs once per row of `pbgi eval`).
+    use std::fmt::Write;
+    let mut out = String::with_capacity(32);
+    // Writing into a String cannot fail.
+    let _ = if !x.is_finite() || x == 0.0 || (1e-5..1e16).contains(&magnitude) {
         // Rust's `Display` for f64 prints the shortest round-trip digits.
-        format!("{x}")
+        write!(out, "{x}")
     } else {
-        format!("{x:e}")
-    }
+        write!(out, "{x:e}")
+    };
+    out
 }
 
 /// `field` as a CSV field: quoted (with `"` doubled) when it contains a comma, a quote or a line

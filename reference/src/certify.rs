@@ -107,6 +107,29 @@ pub(crate) fn finish(iv: &Interval, acc: &Accuracy) -> Option<Certified> {
 
 /// [`finish`] for an enclosure whose lower end may be open.
 pub(crate) fn finish_enclosure(e: &Enclosure, acc: &Accuracy) -> Option<Certified> {
+    let value = settled_value(e, acc)?;
+    Some(Certified {
+        value,
+        lower: e.iv.lo.clone(),
+        upper: e.iv.hi.clone(),
+    })
+}
+
+/// [`finish_enclosure`] taking the enclosure, so that its ends become the result's without a
+/// copy; the enclosure back if it is not decided or not tight.
+fn finish_owned(e: Enclosure, acc: &Accuracy) -> Result<Certified, Enclosure> {
+    match settled_value(&e, acc) {
+        Some(value) => Ok(Certified {
+            value,
+            lower: e.iv.lo,
+            upper: e.iv.hi,
+        }),
+        None => Err(e),
+    }
+}
+
+/// The correctly rounded value if the enclosure decides it and is tight.
+fn settled_value(e: &Enclosure, acc: &Accuracy) -> Option<f64> {
     let iv = &e.iv;
     let value = if e.lower_open && !iv.is_point() {
         let v = rounding_just_above(&iv.lo);
@@ -114,11 +137,7 @@ pub(crate) fn finish_enclosure(e: &Enclosure, acc: &Accuracy) -> Option<Certifie
     } else {
         rounds_to_one_f64(iv)?
     };
-    is_tight(iv, acc.enclosure_bits).then(|| Certified {
-        value,
-        lower: iv.lo.clone(),
-        upper: iv.hi.clone(),
-    })
+    is_tight(iv, acc.enclosure_bits).then_some(value)
 }
 
 /// The precision policy of the Ziv loops of EI, LogEI and `ln Φ` (and `h`, `ln h` through
@@ -144,8 +163,7 @@ pub(crate) fn ziv(
     let mut p = acc.start_bits.max(32).min(acc.max_bits.max(32));
     loop {
         crate::work::working(p);
-        let iv = enclose(p);
-        if let Some(c) = finish_enclosure(&iv, acc) {
+        if let Ok(c) = finish_owned(enclose(p), acc) {
             return Ok(c);
         }
         if p >= acc.max_bits {
@@ -221,15 +239,61 @@ fn scientific(mantissa: &str, exp: i64) -> String {
     let (sign, digits) = mantissa
         .strip_prefix('-')
         .map_or(("", mantissa), |d| ("-", d));
-    // MPFR's value is 0.d1d2… × 10^exp: written as d1.d2…e(exp-1), without `format!` (this runs
-    // twice per row of `pbgi eval`).
-    let exponent = (exp - 1).to_string();
-    let mut out = String::with_capacity(sign.len() + digits.len() + exponent.len() + 2);
+    // MPFR's value is 0.d1d2… × 10^exp: written as d1.d2…e(exp-1), without the formatting
+    // machinery (this runs twice per row of `pbgi eval`).
+    let mut out = String::with_capacity(sign.len() + digits.len() + 23);
     out.push_str(sign);
     out.push_str(&digits[..1]);
     out.push('.');
     out.push_str(&digits[1..]);
     out.push('e');
-    out.push_str(&exponent);
+    push_decimal(&mut out, i128::from(exp) - 1);
     out
+}
+
+/// Appends the decimal digits of `v` (with `-` if negative), as `v.to_string()` writes them.
+fn push_decimal(out: &mut String, v: i128) {
+    if v < 0 {
+        out.push('-');
+    }
+    let mut magnitude = v.unsigned_abs();
+    let mut digits = [0u8; 40];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (magnitude % 10) as u8;
+        magnitude /= 10;
+        if magnitude == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn decimal_exponents_are_written_as_to_string_writes_them() {
+        for v in [
+            0i128,
+            1,
+            -1,
+            9,
+            10,
+            -10,
+            99,
+            100,
+            -2171472421,
+            i128::from(i64::MAX),
+            i128::from(i64::MIN),
+            i128::MAX,
+            i128::MIN,
+        ] {
+            let mut out = String::new();
+            super::push_decimal(&mut out, v);
+            assert_eq!(out, v.to_string());
+        }
+    }
 }

@@ -18,10 +18,10 @@ pub(crate) fn distance_bits(d: &Float, sigma: &Float) -> u32 {
 
 /// `x = |d|/σ` enclosed.
 pub(crate) fn distance(d: &Float, sigma: &Float, wp: u32) -> Interval {
-    let ad = Float::with_val(d.prec(), d.abs_ref());
+    let ad = d.as_abs();
     Interval {
-        lo: down(wp, &ad / sigma),
-        hi: up(wp, &ad / sigma),
+        lo: down(wp, &*ad / sigma),
+        hi: up(wp, &*ad / sigma),
     }
 }
 

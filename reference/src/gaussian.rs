@@ -27,7 +27,7 @@
 use crate::interval::{down, exponent, ln_sqrt_2pi, log2_abs, up, with_sqrt_2pi, Interval};
 use crate::short_float::Short;
 use rug::float::Round;
-use rug::ops::{AddAssignRound, DivAssignRound, MulAssignRound, Pow};
+use rug::ops::{AddAssignRound, AssignRound, DivAssignRound, MulAssignRound, Pow, SubAssignRound};
 use rug::Float;
 
 /// The method for `h(-x)` on an interval of `x`.
@@ -100,13 +100,29 @@ pub(crate) fn phi(x: &Interval, p: u32) -> Interval {
     // exp turns the absolute error of x²/2 into a relative one: carry x² with 2·log2(x) more
     // bits (beyond x = 2^34, φ is below MPFR's range anyway).
     let wp = p + 2 * log2_abs(&x.hi).clamp(0, 34) as u32;
-    let x2 = square(x, wp);
-    let e = Interval {
-        lo: down(wp, -(x2.hi >> 1u32)),
-        hi: up(wp, -(x2.lo >> 1u32)),
+    // -x²/2 enclosed: halving and negating the ends of x² (precision wp) are exact, so they are
+    // done in place.
+    let Interval {
+        lo: mut half_lo,
+        hi: mut half_hi,
+    } = square(x, wp);
+    half_lo >>= 1u32;
+    half_hi >>= 1u32;
+    let mut e = Interval {
+        lo: -half_hi,
+        hi: -half_lo,
     }
     .exp(p);
-    with_sqrt_2pi(p, |s| e.div_nonneg(s, p))
+    with_sqrt_2pi(p, |s| {
+        if e.lo.prec() == p && e.hi.prec() == p {
+            // Interval::div_nonneg in place (the same roundings at p bits).
+            e.lo.div_assign_round(&s.hi, Round::Down);
+            e.hi.div_assign_round(&s.lo, Round::Up);
+            e
+        } else {
+            e.div_nonneg(s, p)
+        }
+    })
 }
 
 /// `ln φ(x) = -x²/2 - ln √(2π)` enclosed.
@@ -208,6 +224,14 @@ fn taylor_sum_with(x: &Interval, wp: u32, short_loop: bool) -> Interval {
         s = s_short.to_float(wp);
         t = t_short.to_float(wp);
     }
+    let hi = taylor_upper_end(x, &s, t, n, wp);
+    Interval { lo: s, hi }
+}
+
+/// The upper end of [`taylor_sum`] from the loop's results (`s` = s̃, `t` = t̃_N, `n` = N):
+/// `ρ^(2N+1)·(s̃ + 2t̃_N)/(1 - Kε)` rounded up (proof note §4.1a, step 6), formed in place in
+/// `t`'s float (precision `wp`).
+fn taylor_upper_end(x: &Interval, s: &Float, t: Float, n: u32, wp: u32) -> Float {
     // Each term t̃_k (k ≤ N = n) is its exact value at x.lo times (1 - ε)^j for some
     // j ≤ 4k + 1 (x.lo and x.lo² rounded once each, then k products by x.lo², k reciprocals and
     // k products by them), and reaches s̃ through at most N - k additions:
@@ -218,8 +242,10 @@ fn taylor_sum_with(x: &Interval, wp: u32, short_loop: bool) -> Interval {
     // t_k(x.hi) = ρ^(2k+1)·t_k(x.lo) ≤ ρ^(2N+1)·t_k(x.lo) for k ≤ N (ρ = 1 + δ ≥ 1), and
     // ρ^m ≤ e^(mδ) ≤ 1 + 2mδ while mδ ≤ 1 (convexity of exp on [0, 1], e < 3): no power.
     let m = 2 * n + 1;
-    let delta = up(64, &up(64, &x.hi - &x.lo) / &x.lo);
-    let m_delta = up(64, &delta * m);
+    // m_delta = RU(RU(RU(x.hi - x.lo)/x.lo)·m) at 64 bits, in place.
+    let mut m_delta = up(64, &x.hi - &x.lo);
+    m_delta.div_assign_round(&x.lo, Round::Up);
+    m_delta.mul_assign_round(m, Round::Up);
     let growth = if m_delta <= 1u32 {
         let mut g = Float::with_val(wp, &m_delta << 1u32);
         g.add_assign_round(1u32, Round::Up);
@@ -229,10 +255,12 @@ fn taylor_sum_with(x: &Interval, wp: u32, short_loop: bool) -> Interval {
         up(wp, (&rho).pow(m))
     };
     factor.mul_assign_round(&growth, Round::Up);
-    t.mul_assign_round(2u32, Round::Up);
-    let mut hi = up(wp, &s + &t);
+    // hi = RU(RU(s + RU(2t))·factor), in t's place (t has precision wp).
+    let mut hi = t;
+    hi.mul_assign_round(2u32, Round::Up);
+    hi.add_assign_round(s, Round::Up);
     hi.mul_assign_round(&factor, Round::Up);
-    Interval { lo: s, hi }
+    hi
 }
 
 /// The loop of [`taylor_sum`] on [`Short`] floats (`wp ≤ 128`): the same stopping test and the
@@ -268,9 +296,11 @@ fn taylor_terms_short(
 /// `k = 4N + 1` roundings (cached per thread: it depends on `k` and `wp` only, and costs a
 /// division).
 fn rounding_factor(k: u64, wp: u32) -> Float {
+    // Per precision (at most 16 kept), a table indexed by k (a hash of the key would cost
+    // about as much as the rest of the upper end).
     thread_local! {
-        static FACTORS: std::cell::RefCell<std::collections::HashMap<(u64, u32), Float>> =
-            std::cell::RefCell::new(std::collections::HashMap::new());
+        static FACTORS: std::cell::RefCell<Vec<(u32, Vec<Option<Float>>)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
     }
     let compute = || {
         // At precision wp: the factor's distance from 1 is a few thousand units of 2^-wp.
@@ -279,16 +309,28 @@ fn rounding_factor(k: u64, wp: u32) -> Float {
         up(wp, shrink.recip_ref())
     };
     FACTORS.with(|cache| {
+        let Ok(index) = usize::try_from(k) else {
+            return compute();
+        };
+        if index >= 1 << 16 {
+            return compute();
+        }
         let mut cache = cache.borrow_mut();
-        if let Some(f) = cache.get(&(k, wp)) {
-            return f.clone();
+        let at = match cache.iter().position(|(p, _)| *p == wp) {
+            Some(at) => at,
+            None => {
+                if cache.len() >= 16 {
+                    cache.remove(0);
+                }
+                cache.push((wp, Vec::new()));
+                cache.len() - 1
+            }
+        };
+        let table = &mut cache[at].1;
+        if table.len() <= index {
+            table.resize(index + 1, None);
         }
-        if cache.len() >= 4096 {
-            cache.clear();
-        }
-        let f = compute();
-        cache.insert((k, wp), f.clone());
-        f
+        table[index].get_or_insert_with(compute).clone()
     })
 }
 
@@ -382,22 +424,24 @@ fn taylor(x: &Interval, wp: u32) -> Interval {
 
 /// [`taylor`] from the enclosures `s` of `S(x)` and `f` of `φ(x)`.
 fn taylor_from(x: &Interval, s: &Interval, f: &Interval, wp: u32) -> Interval {
-    let (s_lo, s_hi) = (&s.lo, &s.hi);
-    let (xs_lo, xs_hi) = (down(wp, &x.lo * s_lo), up(wp, &x.hi * s_hi));
-    let (one_lo, one_hi) = (down(wp, &xs_lo + 1u32), up(wp, &xs_hi + 1u32));
-    let (a_lo, a_hi) = (down(wp, &f.lo * &one_lo), up(wp, &f.hi * &one_hi));
-    let (half_x_hi, half_x_lo) = (up(wp, &x.hi >> 1u32), down(wp, &x.lo >> 1u32));
-    let lo = down(wp, &a_lo - &half_x_hi);
+    // Each end is one chain of operations at wp bits, in place (the same roundings of the same
+    // operations as forming every intermediate as a new float): lo = RD(RD(RD(RD(x.lo·s.lo) + 1)
+    // ·f.lo) - RU(x.hi/2)), hi = RU(RU(RU(RU(x.hi·s.hi) + 1)·f.hi) - RD(x.lo/2)).
+    let mut lo = down(wp, &x.lo * &s.lo);
+    lo.add_assign_round(1u32, Round::Down);
+    lo.mul_assign_round(&f.lo, Round::Down);
+    let mut half_x = up(wp, &x.hi >> 1u32);
+    lo.sub_assign_round(&half_x, Round::Down);
+    let mut hi = up(wp, &x.hi * &s.hi);
+    hi.add_assign_round(1u32, Round::Up);
+    hi.mul_assign_round(&f.hi, Round::Up);
+    half_x.assign_round(&x.lo >> 1u32, Round::Down);
+    hi.sub_assign_round(&half_x, Round::Up);
     // h(-x) > 0: a non-positive lower end carries no information.
-    let lo = if lo.is_sign_negative() {
-        Float::with_val(wp, 0)
-    } else {
-        lo
-    };
-    Interval {
-        lo,
-        hi: up(wp, &a_hi - &half_x_lo),
+    if lo.is_sign_negative() {
+        lo = Float::with_val(wp, 0);
     }
+    Interval { lo, hi }
 }
 
 /// `h(-x)/φ(x)` by the continued fraction (`x > 0`), with `n` levels, working precision `wp`.
@@ -742,6 +786,111 @@ mod tests {
     /// runs in both): a grid over `(0, 6]` every 1/256 with points and intervals of `x` of
     /// widths up to 2^20 units at 157 bits (the precision `x` is carried at), plus seeded random
     /// `x` in `(0, 6]` and tiny `x`.
+    /// The previous form of [`taylor_upper_end`], every intermediate a new float.
+    fn taylor_upper_end_allocating(x: &Interval, s: &Float, t: &Float, n: u32, wp: u32) -> Float {
+        let k = 4 * u64::from(n) + 1;
+        let mut factor = rounding_factor(k, wp);
+        let m = 2 * n + 1;
+        let delta = up(64, &up(64, &x.hi - &x.lo) / &x.lo);
+        let m_delta = up(64, &delta * m);
+        let growth = if m_delta <= 1u32 {
+            let mut g = Float::with_val(wp, &m_delta << 1u32);
+            g.add_assign_round(1u32, Round::Up);
+            g
+        } else {
+            let rho = up(wp, &x.hi / &x.lo);
+            up(wp, (&rho).pow(m))
+        };
+        factor.mul_assign_round(&growth, Round::Up);
+        let mut t = t.clone();
+        t.mul_assign_round(2u32, Round::Up);
+        let mut hi = up(wp, s + &t);
+        hi.mul_assign_round(&factor, Round::Up);
+        hi
+    }
+
+    /// The previous form of [`taylor_from`], every intermediate a new float.
+    fn taylor_from_allocating(x: &Interval, s: &Interval, f: &Interval, wp: u32) -> Interval {
+        let (xs_lo, xs_hi) = (down(wp, &x.lo * &s.lo), up(wp, &x.hi * &s.hi));
+        let (one_lo, one_hi) = (down(wp, &xs_lo + 1u32), up(wp, &xs_hi + 1u32));
+        let (a_lo, a_hi) = (down(wp, &f.lo * &one_lo), up(wp, &f.hi * &one_hi));
+        let (half_x_hi, half_x_lo) = (up(wp, &x.hi >> 1u32), down(wp, &x.lo >> 1u32));
+        let lo = down(wp, &a_lo - &half_x_hi);
+        let lo = if lo.is_sign_negative() {
+            Float::with_val(wp, 0)
+        } else {
+            lo
+        };
+        Interval {
+            lo,
+            hi: up(wp, &a_hi - &half_x_lo),
+        }
+    }
+
+    /// The previous form of [`phi`], every intermediate a new float.
+    fn phi_allocating(x: &Interval, p: u32) -> Interval {
+        let wp = p + 2 * log2_abs(&x.hi).clamp(0, 34) as u32;
+        let x2 = square(x, wp);
+        let e = Interval {
+            lo: down(wp, -(x2.hi >> 1u32)),
+            hi: up(wp, -(x2.lo >> 1u32)),
+        }
+        .exp(p);
+        with_sqrt_2pi(p, |s| e.div_nonneg(s, p))
+    }
+
+    /// The in-place forms of the Taylor path (`taylor_upper_end`, `taylor_from`, `phi`) perform
+    /// the same MPFR operations with the same roundings as their previous forms, which formed
+    /// every intermediate as a new float: bit-identical results (value, sign and precision) on
+    /// a grid and random `x` in `[0, 6]`, points and intervals up to `2^20` units wide, `wp`
+    /// from 16 to 300, and arbitrary sums, terms and term counts for the upper end.
+    #[test]
+    fn in_place_taylor_steps_are_the_allocating_ones_bit_for_bit() {
+        use rand::{Rng, SeedableRng};
+        crate::interval::widen_exponent_range();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
+        let mut xs: Vec<f64> = (0..=768).map(|k| f64::from(k) / 128.0).collect();
+        xs.extend((0..2000).map(|_| rng.gen_range(0.0..6.0)));
+        xs.extend([1e-300, 1e-20, 1e-3]);
+        let same = |a: &Float, b: &Float| {
+            a.prec() == b.prec() && a.is_sign_negative() == b.is_sign_negative() && a == b
+        };
+        for (i, &x) in xs.iter().enumerate() {
+            let wps: &[u32] = if i % 5 == 0 {
+                &[16, 53, 64, 100, 127, 128, 129, 160, 300]
+            } else {
+                &[127]
+            };
+            for &wp in wps {
+                for width in [0, 1, 1 << 20] {
+                    let iv = interval_at(x, 157, width);
+                    let (a, b) = (phi(&iv, wp), phi_allocating(&iv, wp));
+                    assert!(
+                        same(&a.lo, &b.lo) && same(&a.hi, &b.hi),
+                        "phi, x = {x}, {wp}"
+                    );
+                    if iv.lo.is_zero() {
+                        continue;
+                    }
+                    let s = taylor_sum(&iv, wp);
+                    let (a, b) = (
+                        taylor_from(&iv, &s, &a, wp),
+                        taylor_from_allocating(&iv, &s, &b, wp),
+                    );
+                    assert!(
+                        same(&a.lo, &b.lo) && same(&a.hi, &b.hi),
+                        "taylor_from, x = {x}, {wp}"
+                    );
+                    let n = rng.gen_range(0..400u32);
+                    let t = down(wp, &s.lo * rng.gen_range(1e-40..1.0f64));
+                    let a = taylor_upper_end(&iv, &s.lo, t.clone(), n, wp);
+                    let b = taylor_upper_end_allocating(&iv, &s.lo, &t, n, wp);
+                    assert!(same(&a, &b), "upper end, x = {x}, wp = {wp}, n = {n}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn short_loop_is_the_mpfr_loop_bit_for_bit() {
         use rand::{Rng, SeedableRng};

@@ -57,6 +57,7 @@ mod gradients;
 mod h;
 mod input;
 mod interval;
+mod limb_memory;
 mod log_ei;
 mod log_eipc;
 mod log_ndtr;

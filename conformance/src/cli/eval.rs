@@ -133,13 +133,24 @@ fn eval_stream_with_progress(
         .chain(reserved.iter().copied());
     writer.write_record(header).map_err(io::csv_stdout_error)?;
     let mut rows = 0u64;
-    let mut batch: Vec<(u64, Vec<f64>, Vec<String>)> = Vec::with_capacity(BATCH);
+    // The batch's rows; their buffers are reused from batch to batch (`filled` of them hold
+    // the current batch), so that reading a row allocates nothing once they have grown.
+    let mut slots: Vec<(u64, Vec<f64>, Vec<String>)> = Vec::with_capacity(BATCH);
     loop {
-        batch.clear();
+        let mut filled = 0usize;
         let mut read_error = None;
-        while batch.len() < BATCH {
+        while filled < BATCH {
             match reader.next_row() {
-                Ok(Some(row)) => batch.push((row.line, row.args, reader.record().to_vec())),
+                Ok(Some(row)) => {
+                    if filled == slots.len() {
+                        slots.push((0, Vec::new(), Vec::new()));
+                    }
+                    let slot = &mut slots[filled];
+                    slot.0 = row.line;
+                    slot.1 = row.args;
+                    copy_fields(&mut slot.2, reader.record());
+                    filled += 1;
+                }
                 Ok(None) => break,
                 Err(error) => {
                     read_error = Some(error);
@@ -147,6 +158,7 @@ fn eval_stream_with_progress(
                 }
             }
         }
+        let batch = &slots[..filled];
         let results: Vec<Result<Vec<String>, (Option<String>, String)>> = batch
             .par_iter()
             .map(|(_, args, _)| evaluate(function, engine, args))
@@ -185,6 +197,16 @@ fn eval_stream_with_progress(
     }
     writer.flush().map_err(io::stdout_error)?;
     Ok(rows)
+}
+
+/// `to` becomes a copy of `from`, reusing the strings `to` holds.
+fn copy_fields(to: &mut Vec<String>, from: &[String]) {
+    to.truncate(from.len());
+    let kept = to.len();
+    for (t, f) in to.iter_mut().zip(from) {
+        t.clone_from(f);
+    }
+    to.extend(from[kept..].iter().cloned());
 }
 
 /// The output fields of one row, or the column and reason of a failure.
