@@ -98,6 +98,21 @@ fn assert_same(
     }
 }
 
+/// The arguments of point `i` for a failure message: `μ`, `σ` and the cost with their bits,
+/// and the threshold `y` where the function takes one.
+fn describe_point(mu: &[f64], sigma: &[f64], y: Option<f64>, cost: &[f64], i: usize) -> String {
+    let y = y.map_or(String::new(), |y| format!(", y={y:e}"));
+    format!(
+        "mu={:e} ({:#018x}), sigma={:e} ({:#018x}){y}, cost={:e} ({:#018x})",
+        mu[i],
+        mu[i].to_bits(),
+        sigma[i],
+        sigma[i].to_bits(),
+        cost[i],
+        cost[i].to_bits()
+    )
+}
+
 /// Every lane kernel against its scalar function for one input set, on the lanes `V`.
 fn compare<V: Lanes>(path: &str, y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
     compare_any_width::<LANES, V>(path, y, mu, sigma, cost);
@@ -115,16 +130,7 @@ fn compare_any_width<const N: usize, V: Lanes<N>>(
     cost: &[f64],
 ) {
     let n = mu.len();
-    let args = |i: usize| {
-        format!(
-            "mu={:e} ({:#018x}), sigma={:e} ({:#018x}), y={y:e}, cost={:e}",
-            mu[i],
-            mu[i].to_bits(),
-            sigma[i],
-            sigma[i].to_bits(),
-            cost[i]
-        )
-    };
+    let args = |i: usize| describe_point(mu, sigma, Some(y), cost, i);
     let mut got = vec![0.0; n];
     ei_lanes_kernel::<N, V>(mu, sigma, y, &mut got);
     let want: Vec<f64> = (0..n).map(|i| crate::ei(mu[i], sigma[i], y)).collect();
@@ -142,16 +148,7 @@ fn compare_any_width<const N: usize, V: Lanes<N>>(
 /// The gradient lane kernels against the scalar gradients, on the lanes `V`.
 fn compare_gradients<V: Lanes>(path: &str, y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
     let n = mu.len();
-    let args = |i: usize| {
-        format!(
-            "mu={:e} ({:#018x}), sigma={:e} ({:#018x}), y={y:e}, cost={:e}",
-            mu[i],
-            mu[i].to_bits(),
-            sigma[i],
-            sigma[i].to_bits(),
-            cost[i]
-        )
-    };
+    let args = |i: usize| describe_point(mu, sigma, Some(y), cost, i);
     let mut got = vec![0.0; n];
     let (mut d_mu, mut d_sigma) = (vec![0.0; n], vec![0.0; n]);
     ei_grad_lanes_kernel::<V>(mu, sigma, y, &mut got, &mut d_mu, &mut d_sigma);
@@ -185,17 +182,7 @@ fn compare_gradients<V: Lanes>(path: &str, y: f64, mu: &[f64], sigma: &[f64], co
 /// The PBGI lane kernel against [`crate::pbgi`].
 fn compare_pbgi<V: Lanes>(path: &str, mu: &[f64], sigma: &[f64], cost: &[f64]) {
     let n = mu.len();
-    let args = |i: usize| {
-        format!(
-            "mu={:e} ({:#018x}), sigma={:e} ({:#018x}), cost={:e} ({:#018x})",
-            mu[i],
-            mu[i].to_bits(),
-            sigma[i],
-            sigma[i].to_bits(),
-            cost[i],
-            cost[i].to_bits()
-        )
-    };
+    let args = |i: usize| describe_point(mu, sigma, None, cost, i);
     let mut got = vec![0.0; n];
     pbgi_lanes_kernel::<V>(mu, sigma, cost, &mut got);
     let want: Vec<f64> = (0..n)
