@@ -138,6 +138,19 @@ fn ei_derivatives<V: Lanes>(z: V) -> (V, V) {
     (V::select(lower, tail, -big), phi)
 }
 
+/// The shared head of the gradient groups, after the value kernel (`ei_x4` or `log_ei_x4`)
+/// settled the lanes `ok` of `(μ, σ)`: `z = (y - μ)/σ` as `standardized_z` (`y - μ` is finite
+/// on those lanes) on the lanes of `ok` with `z ∈ [-2^16, z_max]`, 0 on the others (a harmless
+/// argument for the derivatives), and those lanes. EI has no upper limit (`z_max = ∞`: `z ≤ ∞`
+/// holds wherever `z ≥ -2^16`). (The value kernel is not passed in as a function: a call
+/// through a function value would not inherit the kernel's instruction set.)
+#[inline(always)]
+fn settled_z<V: Lanes>(m: V, s: V, y: f64, ok: V::Mask, z_max: f64) -> (V, V::Mask) {
+    let z = (V::splat(y) - m) / s;
+    let ok = ok & z.ge(-65536.0) & z.le(z_max);
+    (V::select(ok, z, V::splat(0.0)), ok)
+}
+
 /// `[EI, ∂EI/∂μ, ∂EI/∂σ]` at `i..i + 4`, and the lanes where they are `ei_grad`'s (the others
 /// are left to the scalar code).
 #[inline(always)]
@@ -149,10 +162,8 @@ pub(crate) fn ei_grad_x4<V: Lanes>(
 ) -> ([V; 3], V::Mask) {
     let (m, s) = (V::load(mu, i), V::load(sigma, i));
     let (v, ok) = ei_x4(m, s, y);
-    // standardized_z: (y - μ)/σ (y - μ finite on the lanes ei_x4 settles).
-    let z = (V::splat(y) - m) / s;
-    let ok = ok & z.ge(-65536.0);
-    let (dm, ds) = ei_derivatives(V::select(ok, z, V::splat(0.0)));
+    let (z, ok) = settled_z(m, s, y, ok, f64::INFINITY);
+    let (dm, ds) = ei_derivatives(z);
     ([v, dm, ds], ok)
 }
 
@@ -229,10 +240,8 @@ pub(crate) fn log_ei_grad_x4<V: Lanes>(
 ) -> ([V; 3], V::Mask) {
     let (m, s) = (V::load(mu, i), V::load(sigma, i));
     let (v, ok) = log_ei_x4(m, s, y);
-    // standardized_z: (y - μ)/σ (y - μ finite on the lanes log_ei_x4 settles).
-    let z = (V::splat(y) - m) / s;
-    let ok = ok & z.ge(-65536.0) & z.le(20.0);
-    let (dm, ds) = log_ei_derivatives(V::select(ok, z, V::splat(0.0)), s);
+    let (z, ok) = settled_z(m, s, y, ok, 20.0);
+    let (dm, ds) = log_ei_derivatives(z, s);
     ([v, dm, ds], ok)
 }
 
