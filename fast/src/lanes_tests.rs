@@ -306,35 +306,69 @@ pub(crate) fn pbgi_inputs(rng: &mut ChaCha8Rng, n: usize) -> (Vec<f64>, Vec<f64>
     (mu, sigma, cost)
 }
 
+/// [`compare_pbgi`] on every compilation of the PBGI lanes this CPU has (four lanes: the
+/// portable, AVX2+FMA and AVX2+FMA+AVX-512VL ones).
+fn compare_pbgi_on_every_path(mu: &[f64], sigma: &[f64], cost: &[f64]) {
+    compare_pbgi::<F64x4>("portable", mu, sigma, cost);
+    #[cfg(target_arch = "x86_64")]
+    if crate::lanes::avx2_fma_detected() {
+        // SAFETY: the CPU has AVX2 and FMA (checked just above).
+        #[allow(unsafe_code)]
+        unsafe {
+            compare_pbgi_avx2(mu, sigma, cost)
+        };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if crate::lanes::avx512vl_detected() {
+        // SAFETY: the CPU has AVX2, FMA, AVX-512F and AVX-512VL (checked just above).
+        #[allow(unsafe_code)]
+        unsafe {
+            compare_pbgi_avx512vl(mu, sigma, cost)
+        };
+    }
+}
+
 #[test]
 fn the_pbgi_lane_kernel_equals_pbgi_bit_for_bit() {
     println!("seed {SEED:#x}");
     let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 3);
     for round in 0..24 {
         let (mu, sigma, cost) = pbgi_inputs(&mut rng, 10_000 + round % 8);
-        compare_pbgi::<F64x4>("portable", &mu, &sigma, &cost);
-        #[cfg(target_arch = "x86_64")]
-        if crate::lanes::avx2_fma_detected() {
-            // SAFETY: the CPU has AVX2 and FMA (checked just above).
-            #[allow(unsafe_code)]
-            unsafe {
-                compare_pbgi_avx2(&mu, &sigma, &cost)
-            };
-        }
-        #[cfg(target_arch = "x86_64")]
-        if crate::lanes::avx512vl_detected() {
-            // SAFETY: the CPU has AVX2, FMA, AVX-512F and AVX-512VL (checked just above).
-            #[allow(unsafe_code)]
-            unsafe {
-                compare_pbgi_avx512vl(&mu, &sigma, &cost)
-            };
-        }
+        compare_pbgi_on_every_path(&mu, &sigma, &cost);
     }
     // Short slices: every remainder, and chunks that end inside a group of four.
     for n in 0..12 {
         let (mu, sigma, cost) = pbgi_inputs(&mut rng, n);
         compare_pbgi::<F64x4>("portable", &mu, &sigma, &cost);
     }
+}
+
+/// Chunks whose every point is in one regime of the solver (the random inputs above spread
+/// each chunk of 128 over the three): the kernel gathers a whole chunk into one regime's list,
+/// which must hold all 128 indices and the padding of the last group of four.
+#[test]
+fn chunks_of_one_regime_equal_pbgi_bit_for_bit() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 5);
+    // r = c/σ: lower below h(-1) = 0.0833 (down to 1e-300, every start-table octave), middle
+    // in [h(-1), h(0.5)) = [0.0834, 0.6977), upper from h(0.5) to 40.
+    let ranges: [(f64, f64); 3] = [(-300.0, -1.1), (-1.07, -0.16), (-0.15, 1.6)];
+    let chunk = 128;
+    let (mut mu, mut sigma, mut cost) = (Vec::new(), Vec::new(), Vec::new());
+    for (lo, hi) in ranges {
+        for _ in 0..2 * chunk {
+            let s = 10f64.powf(rng.gen_range(-2.0..2.0));
+            let r = 10f64.powf(rng.gen_range(lo..hi));
+            mu.push(rng.sample::<f64, _>(rand_distr::StandardNormal));
+            sigma.push(s);
+            cost.push(r * s);
+        }
+    }
+    // The premise: each chunk of 128 lies in one regime (lower, middle, upper in turn).
+    for (k, (a, b)) in chunks(mu.len()).enumerate() {
+        let regimes = pbgi_regimes::<F64x4>(&sigma[a..b], &cost[a..b]);
+        assert_eq!(regimes[k / 2], chunk, "chunk {k}: {regimes:?}");
+    }
+    compare_pbgi_on_every_path(&mu, &sigma, &cost);
 }
 
 #[cfg(target_arch = "x86_64")]
