@@ -47,6 +47,10 @@ fn trim_zeros(mut text: String) -> String {
     if end > 0 && bytes[end - 1] == b'.' {
         end -= 1;
     }
+    if end == exponent_at {
+        // Nothing to drop (nine rows in ten): no splice.
+        return text;
+    }
     // Only ASCII bytes ('0' and '.') are removed, so `end` is a character boundary.
     text.replace_range(end..exponent_at, "");
     text

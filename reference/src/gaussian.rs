@@ -221,8 +221,9 @@ fn taylor_sum_with(x: &Interval, wp: u32, short_loop: bool) -> Interval {
         terms *= 2;
     }
     if let Some((s_short, t_short, _)) = short {
-        s = s_short.to_float(wp);
-        t = t_short.to_float(wp);
+        // s and t have precision wp: written in place.
+        s_short.store(&mut s);
+        t_short.store(&mut t);
     }
     let hi = taylor_upper_end(x, &s, t, n, wp);
     Interval { lo: s, hi }

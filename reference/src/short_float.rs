@@ -21,7 +21,7 @@
 //! Proof note §4.1b; tested bit for bit against MPFR (`tests` below:
 //! `products_match_mpfr_bit_for_bit`, `sums_match_mpfr_bit_for_bit`, `floats_round_trip`).
 
-use rug::Float;
+use rug::{Assign, Float};
 
 /// A non-negative float `m·2^(e-128)` (`m = 0` for zero, else `m ≥ 2^127`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,10 +111,19 @@ impl Short {
     /// This number as an MPFR float of precision `prec` (`prec ≤ 128`, and the number must be
     /// representable at it: the low `128 - prec` bits of the mantissa clear).
     pub fn to_float(self, prec: u32) -> Float {
-        debug_assert!((1..=128).contains(&prec) && self.m & !mask(prec) == 0);
         let mut f = Float::new(prec);
+        self.store(&mut f);
+        f
+    }
+
+    /// Writes this number into `f`, keeping `f`'s precision (`≤ 128`, and the number must be
+    /// representable at it, as for [`Short::to_float`]): no allocation.
+    pub fn store(self, f: &mut Float) {
+        let prec = f.prec();
+        debug_assert!((1..=128).contains(&prec) && self.m & !mask(prec) == 0);
         if self.m == 0 {
-            return f;
+            f.assign(0u32);
+            return;
         }
         // SAFETY: `f` is a valid mpfr_t of precision `prec ≤ 128` (⌈prec/64⌉ limbs allocated);
         // writing a normalized mantissa whose bits below the precision are clear, the positive
@@ -132,7 +141,6 @@ impl Short {
             raw.sign = 1;
             raw.exp = self.e;
         }
-        f
     }
 
     /// `RD_p(self·o)` (`1 ≤ p ≤ 128`).
@@ -236,7 +244,14 @@ mod tests {
             let s = Short::from_float(&f).unwrap();
             assert_eq!(s.exponent(), crate::interval::exponent(&f));
             assert!(same(&s.to_float(prec), &f), "{f} at {prec}");
+            // Written over another value (negative, other exponent) of the same precision.
+            let mut g = Float::with_val(prec, -3.5);
+            s.store(&mut g);
+            assert!(same(&g, &f), "{f} stored at {prec}");
         }
+        let mut g = Float::with_val(100, -1);
+        Short::ZERO.store(&mut g);
+        assert!(same(&g, &Float::new(100)), "zero stored over -1");
         let zero = Float::new(100);
         assert_eq!(Short::from_float(&zero), Some(Short::ZERO));
         assert!(same(&Short::ZERO.to_float(100), &zero));
