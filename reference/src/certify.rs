@@ -39,12 +39,21 @@ pub(crate) fn is_tight(iv: &Interval, bits: u32) -> bool {
     if iv.lo.is_sign_negative() != iv.hi.is_sign_negative() || iv.lo.is_zero() || iv.hi.is_zero() {
         return false;
     }
-    let width = up(64, &iv.hi - &iv.lo);
+    let mut width = up(64, &iv.hi - &iv.lo);
     let smallest = if iv.lo.cmp_abs(&iv.hi) == Some(std::cmp::Ordering::Less) {
         &iv.lo
     } else {
         &iv.hi
     };
+    // width ≤ RD_64(|smallest|)·2^-bits ⟺ width·2^bits ≤ RD_64(|smallest|) ⟺ width·2^bits ≤
+    // |smallest|: scaling by 2^bits is exact far inside MPFR's exponent range (checked here;
+    // the range is widened to about ±2^62), width·2^bits is a 64-bit float, and RD_64(v) is
+    // the largest 64-bit float ≤ v. No rounding of |smallest| is needed.
+    let far_inside = |x: &Float| exponent(x).is_some_and(|e| e.abs() < 1 << 40);
+    if bits < 1 << 30 && width.is_sign_positive() && far_inside(&width) && far_inside(smallest) {
+        width <<= bits;
+        return width.cmp_abs(smallest) != Some(std::cmp::Ordering::Greater);
+    }
     let scale = down(64, smallest.abs_ref()) >> bits;
     width <= scale
 }
@@ -274,6 +283,61 @@ fn push_decimal(out: &mut String, v: i128) {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    /// The width test of [`is_tight`] before it compared `width·2^bits` with `|smallest|`.
+    fn is_tight_by_scale(iv: &Interval, bits: u32) -> bool {
+        let width = up(64, &iv.hi - &iv.lo);
+        let smallest = if iv.lo.cmp_abs(&iv.hi) == Some(std::cmp::Ordering::Less) {
+            &iv.lo
+        } else {
+            &iv.hi
+        };
+        width <= (down(64, smallest.abs_ref()) >> bits)
+    }
+
+    /// [`is_tight`] decides as the rounded scale `RD_64(|smallest|)·2^-bits` did, on intervals
+    /// of both signs whose width lies at, just below and just above that scale (and the
+    /// width computed from 53- to 300-bit ends), `bits` from 1 to 1100, magnitudes from
+    /// `2^-3000` to `2^3000`.
+    #[test]
+    fn width_test_is_the_rounded_scale_test() {
+        use rand::{Rng, SeedableRng};
+        crate::interval::widen_exponent_range();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
+        let mut decided = [0u32; 2];
+        for _ in 0..200_000 {
+            let prec = rng.gen_range(53..300u32);
+            let bits = rng.gen_range(1..1100u32);
+            let e = rng.gen_range(-3000..3000i32);
+            let mut lo = Float::with_val(prec, rng.gen_range(1.0..2.0f64)) << e;
+            if rng.gen_bool(0.5) {
+                lo = -lo;
+            }
+            // A width near |lo|·2^-bits, nudged by a few units of its own last place.
+            let scale = Float::with_val(prec, lo.abs_ref()) >> bits;
+            let nudge = Float::with_val(64, rng.gen_range(-8i32..8)) >> (bits + prec);
+            let mut w = Float::with_val(prec + 80, &scale * rng.gen_range(0.999..1.001f64));
+            w += Float::with_val(64, &nudge * &scale) << bits;
+            let hi = up(prec, &lo + &w.abs());
+            let iv = Interval { lo, hi };
+            if iv.is_point() {
+                continue;
+            }
+            let tight = is_tight(&iv, bits);
+            assert_eq!(
+                tight,
+                is_tight_by_scale(&iv, bits),
+                "[{}, {}], bits {bits}",
+                iv.lo,
+                iv.hi
+            );
+            decided[usize::from(tight)] += 1;
+        }
+        // Both answers, many times each (the widths straddle the threshold).
+        assert!(decided.iter().all(|&n| n > 10_000), "{decided:?}");
+    }
+
     #[test]
     fn decimal_exponents_are_written_as_to_string_writes_them() {
         for v in [

@@ -4,7 +4,7 @@
 use crate::certify::{exact, series_accuracy, ziv, Enclosure};
 use crate::gaussian::{h_neg, h_neg_with_density};
 use crate::input::{finite, non_negative};
-use crate::interval::{down, exact_sum, log2_abs, up, widen_exponent_range, Interval};
+use crate::interval::{down, exact_difference_f64, log2_abs, up, widen_exponent_range, Interval};
 use crate::{Accuracy, Certified, Error};
 use rug::Float;
 
@@ -90,7 +90,7 @@ pub(crate) fn ei_enclosure(d: &Float, sigma: &Float, p: u32) -> Interval {
 
 /// `y - μ`, exactly.
 pub(crate) fn exact_difference(y: f64, mu: f64) -> Float {
-    exact_sum(&[&exact(y), &exact(-mu)])
+    exact_difference_f64(y, mu)
 }
 
 /// `EI(μ, σ; y) = E[max(y - f, 0)]`, `f ~ N(μ, σ²)` (MATH.md, "Expected improvement").

@@ -70,19 +70,61 @@ pub(crate) fn log2_abs(x: &Float) -> i64 {
 
 /// The exact sum of `terms`, with a precision large enough that no rounding occurs.
 pub(crate) fn exact_sum(terms: &[&Float]) -> Float {
+    let prec = exact_sum_precision(terms.iter().map(|t| (exponent(t), t.prec())), terms.len());
+    let mut sum = Float::with_val(prec, 0);
+    for t in terms {
+        sum += *t;
+    }
+    sum
+}
+
+/// `y - mu` exactly: [`exact_sum`] of the exact floats `y` and `-mu` (the same precision, the
+/// same two additions, hence the same float, zeros' signs included), without forming them.
+pub(crate) fn exact_difference_f64(y: f64, mu: f64) -> Float {
+    let prec = exact_sum_precision(
+        [(f64_exponent(y), 53), (f64_exponent(mu), 53)].into_iter(),
+        2,
+    );
+    let mut sum = Float::with_val(prec, 0);
+    // s + (-mu) and s - mu are the same operation (MPFR's subtraction is the addition of the
+    // negated operand, zeros included), exact at this precision.
+    sum += y;
+    sum -= mu;
+    sum
+}
+
+/// MPFR's exponent of the float `x` (`2^(e-1) ≤ |x| < 2^e`), `None` for zero or non-finite
+/// `x` (as [`exponent`] of `Float::with_val(53, x)`).
+fn f64_exponent(x: f64) -> Option<i64> {
+    if x == 0.0 || !x.is_finite() {
+        return None;
+    }
+    let bits = x.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i64;
+    Some(if biased == 0 {
+        // Subnormal: m·2^-1074 with 2^(len-1) ≤ m < 2^len.
+        let m = bits & ((1 << 52) - 1);
+        i64::from(64 - m.leading_zeros()) - 1074
+    } else {
+        biased - 1022
+    })
+}
+
+/// The precision of [`exact_sum`] for terms of these exponents and precisions (`count` terms).
+fn exact_sum_precision(terms: impl Iterator<Item = (Option<i64>, u32)>, count: usize) -> u32 {
     let mut top = i64::MIN;
     let mut bottom = i64::MAX;
-    for t in terms {
-        if let Some(e) = exponent(t) {
+    for (e, prec) in terms {
+        if let Some(e) = e {
             top = top.max(e);
-            bottom = bottom.min(e - i64::from(t.prec()));
+            bottom = bottom.min(e - i64::from(prec));
         }
     }
     let prec = if top == i64::MIN {
         64
     } else {
-        // Every term is a multiple of 2^bottom and the sum is below terms.len()·2^top.
-        let span = top - bottom + 2 + 64 - (terms.len() as u64).leading_zeros() as i64;
+        // Every term is a multiple of 2^bottom and the sum is below count·2^top.
+        let span = top - bottom + 2 + 64 - (count as u64).leading_zeros() as i64;
         // Callers sum doubles, midpoints of doubles, costs and bisection points of magnitude
         // above 2^-1200 (`pbgi.rs`), so the span stays near 2^12 bits; a larger one would not
         // be exact.
@@ -90,11 +132,7 @@ pub(crate) fn exact_sum(terms: &[&Float]) -> Float {
         u32::try_from(span.max(64)).unwrap_or(u32::MAX)
     };
     crate::work::exact(prec);
-    let mut sum = Float::with_val(prec.min(rug::float::prec_max()), 0);
-    for t in terms {
-        sum += *t;
-    }
-    sum
+    prec.min(rug::float::prec_max())
 }
 
 /// The exact midpoint of `a` and `b`.
@@ -329,6 +367,48 @@ fn cached(p: u32, which: u8, compute: impl FnOnce() -> Interval) -> Interval {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `exact_difference_f64(y, mu)` is `exact_sum` of the exact floats `y` and `-mu` bit for bit
+    /// (value, precision, the sign of a zero), over zeros of both signs, subnormals, the
+    /// extremes of f64 and random doubles of every magnitude.
+    #[test]
+    fn exact_difference_is_the_exact_sum_bit_for_bit() {
+        use rand::{Rng, SeedableRng};
+        widen_exponent_range();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let mut values = vec![
+            0.0,
+            -0.0,
+            5e-324,
+            -5e-324,
+            2.2250738585072014e-308,
+            2.225073858507201e-308,
+            1.0,
+            -1.0,
+            0.1,
+            f64::MAX,
+            f64::MIN,
+            f64::EPSILON,
+        ];
+        values.extend((0..300).map(|_| {
+            f64::from_bits(
+                rng.gen::<u64>() & !(0x7ffu64 << 52) | (u64::from(rng.gen_range(0u32..2047)) << 52),
+            )
+        }));
+        values.extend((0..300).map(|_| rng.gen_range(-4.0..4.0)));
+        for &y in &values {
+            for &mu in &values {
+                let a = exact_difference_f64(y, mu);
+                let b = exact_sum(&[&Float::with_val(53, y), &Float::with_val(53, -mu)]);
+                assert!(
+                    a.prec() == b.prec() && a == b && a.is_sign_negative() == b.is_sign_negative(),
+                    "y = {y:e}, mu = {mu:e}: {a} at {} ≠ {b} at {}",
+                    a.prec(),
+                    b.prec()
+                );
+            }
+        }
+    }
 
     /// Intervals `[a, a + w]` at `p` bits over magnitudes and widths from a point to 1 (and
     /// wider, which takes the two-function branch).
