@@ -200,6 +200,20 @@ mod tests {
     }
 
     #[test]
+    fn a_freed_block_is_handed_out_again_for_its_size() {
+        install();
+        // A fresh test thread starts with an empty cache: a block freed at a cached size is the
+        // next one allocated at that size (the reuse the cache exists for).
+        for size in (8..=LARGEST).step_by(8) {
+            let first = allocate(size);
+            unsafe { free(first, size) };
+            let again = allocate(size);
+            assert_eq!(first, again, "a freed block of {size} bytes was not reused");
+            unsafe { free(again, size) };
+        }
+    }
+
+    #[test]
     fn floats_across_threads_are_unchanged() {
         install();
         // Floats made on one thread and dropped on another (as `pbgi eval`'s worker threads
