@@ -202,13 +202,17 @@ mod tests {
     #[test]
     fn a_freed_block_is_handed_out_again_for_its_size() {
         install();
-        // A fresh test thread starts with an empty cache: a block freed at a cached size is the
-        // next one allocated at that size (the reuse the cache exists for).
+        // A fresh test thread starts with an empty cache: a block freed at a cached size is
+        // kept in this thread's stack for that size (indexed here as size/8 - 1) and is the
+        // next one allocated at that size (the reuse the cache exists for; `malloc` itself may
+        // also return the block it just freed, hence the stack depths).
+        let depth = |size: usize| CACHE.with(|cache| unsafe { (*cache.get()).len[size / 8 - 1] });
         for size in (8..=LARGEST).step_by(8) {
             let first = allocate(size);
             unsafe { free(first, size) };
+            assert_eq!(depth(size), 1, "a freed block of {size} bytes was not kept");
             let again = allocate(size);
-            assert_eq!(first, again, "a freed block of {size} bytes was not reused");
+            assert_eq!((first, depth(size)), (again, 0), "size {size}: not reused");
             unsafe { free(again, size) };
         }
     }
