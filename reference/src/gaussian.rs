@@ -782,11 +782,6 @@ mod tests {
         }
     }
 
-    /// The Taylor sum with its loop on two-limb floats is the MPFR loop's, bit for bit (both
-    /// ends, same precision), at every working precision up to 128 (and 129, where the MPFR loop
-    /// runs in both): a grid over `(0, 6]` every 1/256 with points and intervals of `x` of
-    /// widths up to 2^20 units at 157 bits (the precision `x` is carried at), plus seeded random
-    /// `x` in `(0, 6]` and tiny `x`.
     /// The previous form of [`taylor_upper_end`], every intermediate a new float.
     fn taylor_upper_end_allocating(x: &Interval, s: &Float, t: &Float, n: u32, wp: u32) -> Float {
         let k = 4 * u64::from(n) + 1;
@@ -892,6 +887,11 @@ mod tests {
         }
     }
 
+    /// The Taylor sum with its loop on two-limb floats is the MPFR loop's, bit for bit (both
+    /// ends, same precision), at every working precision up to 128 (and 129, where the MPFR loop
+    /// runs in both): a grid over `(0, 6]` every 1/256 with points and intervals of `x` of
+    /// widths up to 2^20 units at 157 bits (the precision `x` is carried at), plus seeded random
+    /// `x` in `(0, 6]` and tiny `x`.
     #[test]
     fn short_loop_is_the_mpfr_loop_bit_for_bit() {
         use rand::{Rng, SeedableRng};
