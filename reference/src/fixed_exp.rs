@@ -25,6 +25,7 @@
 //! Tested bit for bit against MPFR (`tests` below, `matches_mpfr_bit_for_bit`).
 
 use crate::short_float::Short;
+use crate::wide_float::Wide;
 use rug::float::Round;
 use rug::Float;
 use std::sync::OnceLock;
@@ -191,7 +192,34 @@ pub(crate) fn exp_down(v: &Float, p: u32) -> Option<Float> {
     if !(1..=128).contains(&p) || !v.is_normal() || !v.is_sign_negative() || v.prec() > 192 {
         return None;
     }
-    let a = read_fixed(v)?;
+    // SAFETY: `v` is a regular mpfr_t of precision ≤ 192: ⌈prec/64⌉ ≤ 3 limbs, least
+    // significant first, value 0.d × 2^exp.
+    let (limbs, n, exp) = unsafe {
+        let raw = &*v.as_raw();
+        let n = (raw.prec as usize).div_ceil(64);
+        let d = raw.d.as_ptr();
+        let mut limbs = [0u64; 3];
+        for (k, limb) in limbs.iter_mut().enumerate().take(n) {
+            *limb = *d.add(k);
+        }
+        (limbs, n, raw.exp)
+    };
+    exp_of_fixed(&read_fixed(&limbs, n, exp)?, p).map(|lo| lo.to_float(p))
+}
+
+/// [`exp_down`] of `v = -a` for a [`Wide`] `a > 0` (the same decision on the same number:
+/// `RD_p(exp(-a))` as a [`Short`], or `None`).
+pub(crate) fn exp_neg_down(a: Wide, p: u32) -> Option<Short> {
+    if !(1..=128).contains(&p) || a.is_zero() {
+        return None;
+    }
+    let (limbs, exp) = a.limbs();
+    exp_of_fixed(&read_fixed(&limbs, 3, exp)?, p)
+}
+
+/// `RD_p(exp(-a))` for `a = A·2^-F` (`A` the fixed-point number read by [`read_fixed`]), when the
+/// enclosure decides it.
+fn exp_of_fixed(a: &U192, p: u32) -> Option<Short> {
     let t = tables()?;
     let i = (a[2] >> (F - 128)) as usize;
     if i > MAX_INT {
@@ -229,24 +257,12 @@ pub(crate) fn exp_down(v: &Float, p: u32) -> Option<Float> {
     let lower = mul(&mul(e_lo, q_lo, false)?, &poly, false)?;
     let upper = mul(&mul(e_hi, q_hi, true)?, &poly_hi, true)?;
     let (lo, hi) = (round_down(&lower, p)?, round_down(&upper, p)?);
-    (lo == hi).then(|| lo.to_float(p))
+    (lo == hi).then_some(lo)
 }
 
-/// `a = -v` as `A·2^-F` exactly (`v < 0` regular, precision ≤ 192), if `a < 16` (`A < 2^192`)
-/// and it has no bits below `2^-F`.
-fn read_fixed(v: &Float) -> Option<U192> {
-    // SAFETY: `v` is a regular mpfr_t of precision ≤ 192: ⌈prec/64⌉ ≤ 3 limbs, least
-    // significant first, value 0.d × 2^exp.
-    let (limbs, n, exp) = unsafe {
-        let raw = &*v.as_raw();
-        let n = ((raw.prec + 63) / 64) as usize;
-        let d = raw.d.as_ptr();
-        let mut limbs = [0u64; 3];
-        for (k, limb) in limbs.iter_mut().enumerate().take(n) {
-            *limb = *d.add(k);
-        }
-        (limbs, n, raw.exp)
-    };
+/// `a = 0.M × 2^exp` (`M` the `n ≤ 3` limbs `limbs[..n]`, least significant first, top bit set)
+/// as `A·2^-F` exactly, if `a < 16` (`A < 2^192`) and it has no bits below `2^-F`.
+fn read_fixed(limbs: &[u64; 3], n: usize, exp: i64) -> Option<U192> {
     // a = M·2^(exp - 64n), A = M·2^(exp - 64n + F).
     if exp > 6 {
         return None;
@@ -315,6 +331,14 @@ mod tests {
     /// value must be "less" (inexact) wherever the fast path answers.
     fn check(v: &Float, p: u32) -> bool {
         let (expected, dir) = Float::with_val_round(p, v.exp_ref(), Round::Down);
+        // The same decision and value from the three-limb form of -v.
+        if let Some(a) = Wide::from_float(&Float::with_val(v.prec(), -v)) {
+            assert_eq!(
+                exp_neg_down(a, p).map(|s| s.to_float(p)),
+                exp_down(v, p),
+                "exp_neg_down({v:?}) at {p}"
+            );
+        }
         match exp_down(v, p) {
             Some(got) => {
                 assert!(
@@ -327,7 +351,8 @@ mod tests {
         }
     }
 
-    /// `exp_down` is MPFR's `exp` rounded toward −∞, bit for bit, and answers on nearly all
+    /// `exp_down` is MPFR's `exp` rounded toward −∞, bit for bit (and `exp_neg_down` of `-v`
+    /// answers exactly where it does, with the same float), and answers on nearly all
     /// arguments of its domain: random `v ∈ (-16, 0)` of precisions 2 to 192 at target
     /// precisions 1 to 128 (mostly the 127 of EI's `φ`), the table boundaries `-i - j/64` and
     /// their neighbours one unit either side, tiny `v` (down to `-2^-80`, where reading `v`

@@ -64,6 +64,7 @@ mod log_ndtr;
 mod pbgi;
 mod short_float;
 mod stopping;
+mod wide_float;
 pub mod work;
 
 pub use ei::{ei, ei_with};

@@ -38,7 +38,7 @@ fn mask(p: u32) -> u128 {
 }
 
 /// The exact 256-bit product of two `u128`, as (high, low) halves.
-fn widening_mul(a: u128, b: u128) -> (u128, u128) {
+pub(crate) fn widening_mul(a: u128, b: u128) -> (u128, u128) {
     const LOW: u128 = u64::MAX as u128;
     let (a1, a0, b1, b0) = (a >> 64, a & LOW, b >> 64, b & LOW);
     let (p00, p01, p10, p11) = (a0 * b0, a0 * b1, a1 * b0, a1 * b1);

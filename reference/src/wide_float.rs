@@ -1,0 +1,817 @@
+//! Non-negative binary floats of at most 192 bits with the MPFR operations the Taylor form of
+//! `h(-x)` performs around its loop (products, sums, differences, quotients, rounding to a
+//! shorter precision), each rounded toward −∞ or +∞ exactly as MPFR rounds it: the same results,
+//! bit for bit, without allocation (three-limb integer arithmetic).
+//!
+//! A [`Wide`] is `m·2^(e-192)` with `m` a 192-bit integer (three limbs, least significant first)
+//! whose top bit is set (`2^(e-1) ≤ value < 2^e`, MPFR's exponent convention and limb layout for
+//! precisions `≤ 192`), or zero (`m = 0`). For a precision `p ≤ 192` the representable numbers are
+//! those with the low `192 - p` bits of `m` clear.
+//!
+//! Every operation forms its exact result as `(M + g)·2^(e-192)`: `M` a normalized 192-bit
+//! window (top bit set) and `0 ≤ g < 1` known only by whether it is zero (the bits below the
+//! window, "sticky"), and rounds it with [`finish`]: with `u = 2^(192-p)` (the last place of `p`
+//! bits, `u ≥ 1`), `RD_p = ⌊(M + g)/u⌋·u = ⌊M/u⌋·u` (mask) and
+//! `RU_p = ⌈(M + g)/u⌉·u = (⌊M/u⌋ + [M mod u ≠ 0 or g ≠ 0])·u` (mask and carry; a carry out of
+//! 192 bits is the next power of two). `M + g` has `M`'s exponent (`M + g < M + 1 ≤ 2^192`). A
+//! correctly rounded result is unique, so it is MPFR's:
+//!
+//! * [`Wide::mul`]: the exact 384-bit product of the mantissas, `≥ 2^382`; its top 192 bits (or
+//!   the 192 below its top bit) are `M`, the rest `g`.
+//! * [`Wide::add`] (larger exponent first, `s` the exponent difference): `A·2^64 + ⌊B·2^(64-s)⌋`
+//!   in four limbs, the bits of `B` shifted out making `f ≠ 0` (`B·2^(64-s) = ⌊·⌋ + f`); then
+//!   normalized by [`from_exact`].
+//! * [`Wide::sub`] (`a > b`): `A·2^64 - ⌊B·2^(64-s)⌋ - [f ≠ 0]`, plus `1 - f ∈ (0, 1)` when
+//!   `f ≠ 0`. Bits are shifted out only for `s > 64`, where the difference exceeds
+//!   `2^255 - 2^192`: whatever `f` is, it lies below the window.
+//! * [`Wide::div`] (mantissas of at most 128 bits): `⌊A·2^128/B⌋` (`⌊A·2^192/B⌋` for `p > 128`),
+//!   at least `2^127` (`2^191`: at least `p` bits), by schoolbook division with 64-bit digits (each estimated from
+//!   the divisor's top limb and corrected, Knuth's algorithm D), `f ≠ 0` iff the remainder is not
+//!   zero.
+//! * [`Wide::round`]: `M` the mantissa itself, `g = 0`.
+//!
+//! [`from_exact`] normalizes a 256-bit integer `N` plus `f ∈ [0, 1)`, `f ≠ 0` only where `N`
+//! has at least `p` bits: shifted left by its leading zeros `z`, the top three limbs are `M`, and
+//! `f·2^z < 2^z` lies below the last place (`z ≤ 256 - p`) with the shifted bits below `2^z`
+//! clear, so the rounding of `M` plus "bits below" is that of the exact value.
+//!
+//! Proof note §4.1b and §9b; tested bit for bit against MPFR (`tests` below:
+//! `products_match_mpfr_bit_for_bit`, `sums_and_differences_match_mpfr_bit_for_bit`,
+//! `quotients_match_mpfr_bit_for_bit`, `roundings_match_mpfr_bit_for_bit`,
+//! `conversions_round_trip`).
+
+use crate::short_float::{widening_mul, Short};
+use rug::{Assign, Float};
+use std::cmp::Ordering;
+
+/// The direction of a rounding: toward −∞ or toward +∞.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Direction {
+    Down,
+    Up,
+}
+
+/// A non-negative float `m·2^(e-192)` (`m = 0` for zero, else `m ≥ 2^191`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Wide {
+    m: [u64; 3],
+    e: i64,
+}
+
+const TOP: u64 = 1 << 63;
+
+/// `RD_p` or `RU_p` of `(M + g)·2^(e-192)` (`M` = `m` with its top bit set, `0 ≤ g < 1`,
+/// `g ≠ 0` iff `below`), `1 ≤ p ≤ 192`.
+fn finish(mut m: [u64; 3], below: bool, e: i64, p: u32, dir: Direction) -> Wide {
+    debug_assert!((1..=192).contains(&p) && m[2] & TOP != 0);
+    let cut = 192 - p;
+    let (w, b) = ((cut / 64) as usize, cut % 64);
+    let mut dropped = below;
+    for limb in &mut m[..w] {
+        dropped |= *limb != 0;
+        *limb = 0;
+    }
+    if b != 0 {
+        let mask = (1u64 << b) - 1;
+        dropped |= m[w] & mask != 0;
+        m[w] &= !mask;
+    }
+    if dir == Direction::Up && dropped && increment_at(&mut m, cut) {
+        return Wide {
+            m: [0, 0, TOP],
+            e: e + 1,
+        };
+    }
+    Wide { m, e }
+}
+
+/// `RD_p` or `RU_p` of `(N + f)·2^e0` (`N` the 256-bit integer `n`, least significant limb
+/// first, `0 ≤ f < 1`, `f ≠ 0` iff `sticky`, which only where `N` has at least `p` bits),
+/// `1 ≤ p ≤ 192`.
+fn from_exact(n: [u64; 4], sticky: bool, e0: i64, p: u32, dir: Direction) -> Wide {
+    let Some(w) = n.iter().rposition(|&l| l != 0) else {
+        debug_assert!(!sticky);
+        return Wide::ZERO;
+    };
+    let zeros = 64 * (3 - w as u32) + n[w].leading_zeros();
+    debug_assert!(!sticky || 256 - zeros >= p);
+    let x = shift_left(n, zeros);
+    finish(
+        [x[1], x[2], x[3]],
+        x[0] != 0 || sticky,
+        e0 + 256 - i64::from(zeros),
+        p,
+        dir,
+    )
+}
+
+/// `n·2^k` modulo `2^256` (`k < 256`).
+fn shift_left(n: [u64; 4], k: u32) -> [u64; 4] {
+    let (words, bits) = ((k / 64) as usize, k % 64);
+    let mut out = [0u64; 4];
+    for i in words..4 {
+        out[i] = n[i - words] << bits;
+        if bits != 0 && i > words {
+            out[i] |= n[i - words - 1] >> (64 - bits);
+        }
+    }
+    out
+}
+
+/// `⌊n/2^k⌋` and whether bits were shifted out (`n/2^k` not an integer).
+fn shift_right(n: [u64; 4], k: i64) -> ([u64; 4], bool) {
+    if k >= 256 {
+        return ([0; 4], n != [0; 4]);
+    }
+    let (words, bits) = ((k / 64) as usize, (k % 64) as u32);
+    let mut out = [0u64; 4];
+    for i in 0..4 - words {
+        out[i] = n[i + words] >> bits;
+        if bits != 0 && i + words + 1 < 4 {
+            out[i] |= n[i + words + 1] << (64 - bits);
+        }
+    }
+    let lost = n[..words].iter().any(|&l| l != 0) || (bits != 0 && n[words] << (64 - bits) != 0);
+    (out, lost)
+}
+
+/// Adds `2^bit` to `m` (`bit < 192`); whether it carries out of 192 bits.
+fn increment_at(m: &mut [u64; 3], bit: u32) -> bool {
+    let (mut i, mut add) = ((bit / 64) as usize, 1u64 << (bit % 64));
+    while i < 3 {
+        let (v, carry) = m[i].overflowing_add(add);
+        m[i] = v;
+        if !carry {
+            return false;
+        }
+        add = 1;
+        i += 1;
+    }
+    true
+}
+
+impl Wide {
+    /// Zero.
+    pub const ZERO: Wide = Wide { m: [0; 3], e: 0 };
+    /// One.
+    pub const ONE: Wide = Wide {
+        m: [0, 0, TOP],
+        e: 1,
+    };
+
+    pub fn is_zero(self) -> bool {
+        self.m[2] == 0
+    }
+
+    /// MPFR's exponent: `2^(e-1) ≤ value < 2^e`; `None` for zero.
+    pub fn exponent(self) -> Option<i64> {
+        (!self.is_zero()).then_some(self.e)
+    }
+
+    /// `(m, e)`: the number is `m·2^(e-192)`, `m` least significant limb first.
+    pub fn limbs(self) -> ([u64; 3], i64) {
+        (self.m, self.e)
+    }
+
+    /// `self·2^k`, exactly.
+    pub fn times_pow2(self, k: i64) -> Wide {
+        if self.is_zero() {
+            self
+        } else {
+            Wide {
+                m: self.m,
+                e: self.e + k,
+            }
+        }
+    }
+
+    /// `1 + 2^(1-p)`, the float just above 1 at precision `p` (`1 ≤ p ≤ 192`).
+    pub fn one_plus_ulp(p: u32) -> Wide {
+        Wide::ONE.next_up(p)
+    }
+
+    /// The same number read from an MPFR float, if it is zero or a positive regular float of
+    /// precision `≤ 192` (else `None`: negative, infinite, NaN or longer mantissas).
+    pub fn from_float(x: &Float) -> Option<Wide> {
+        if x.is_zero() {
+            return Some(Wide::ZERO);
+        }
+        if !x.is_normal() || x.is_sign_negative() || x.prec() > 192 {
+            return None;
+        }
+        // SAFETY: `x` is a regular mpfr_t of precision ≤ 192, so its limb array holds
+        // ⌈prec/64⌉ ∈ {1, 2, 3} limbs, least significant first, the top bit of the last one set.
+        unsafe {
+            let raw = &*x.as_raw();
+            let n = (raw.prec as usize).div_ceil(64);
+            let d = raw.d.as_ptr();
+            let mut m = [0u64; 3];
+            for k in 0..n {
+                m[3 - n + k] = *d.add(k);
+            }
+            Some(Wide { m, e: raw.exp })
+        }
+    }
+
+    /// This number as an MPFR float of precision `prec` (`prec ≤ 192`, and the number must be
+    /// representable at it: the low `192 - prec` bits of the mantissa clear).
+    pub fn to_float(self, prec: u32) -> Float {
+        let mut f = Float::new(prec);
+        self.store(&mut f);
+        f
+    }
+
+    /// Writes this number into `f`, keeping `f`'s precision (`≤ 192`, the number representable
+    /// at it, as for [`Wide::to_float`]): no allocation.
+    pub fn store(self, f: &mut Float) {
+        let prec = f.prec();
+        debug_assert!((1..=192).contains(&prec) && self.round(prec, Direction::Down) == self);
+        if self.is_zero() {
+            f.assign(0u32);
+            return;
+        }
+        // SAFETY: `f` is a valid mpfr_t of precision `prec ≤ 192` (⌈prec/64⌉ limbs allocated);
+        // writing a normalized mantissa whose bits below the precision are clear, the positive
+        // sign and an exponent inside the (widened) exponent range makes it the regular float
+        // `m·2^(e-192)`, as MPFR's own setters would.
+        unsafe {
+            let raw = &mut *f.as_raw_mut();
+            let n = (prec as usize).div_ceil(64);
+            let d = raw.d.as_ptr();
+            for k in 0..n {
+                *d.add(k) = self.m[3 - n + k];
+            }
+            raw.sign = 1;
+            raw.exp = self.e;
+        }
+    }
+
+    /// The same number as a [`Short`].
+    pub fn from_short(s: Short) -> Wide {
+        let (m, e) = s.parts();
+        Wide {
+            m: [0, m as u64, (m >> 64) as u64],
+            e,
+        }
+    }
+
+    /// The same number as a [`Short`], if its mantissa fits in 128 bits.
+    pub fn to_short(self) -> Option<Short> {
+        if self.is_zero() {
+            return Some(Short::ZERO);
+        }
+        if self.m[0] != 0 {
+            return None;
+        }
+        Short::from_parts(
+            (u128::from(self.m[2]) << 64) | u128::from(self.m[1]),
+            self.e,
+        )
+    }
+
+    /// The mantissa as `u128`, if it fits in 128 bits (the low limb clear).
+    fn short_mantissa(self) -> Option<u128> {
+        (self.m[0] == 0).then(|| (u128::from(self.m[2]) << 64) | u128::from(self.m[1]))
+    }
+
+    /// `RD_p(self)` or `RU_p(self)` (`1 ≤ p ≤ 192`).
+    pub fn round(self, p: u32, dir: Direction) -> Wide {
+        if self.is_zero() {
+            return self;
+        }
+        finish(self.m, false, self.e, p, dir)
+    }
+
+    /// The next float above `self` at precision `p` (`self > 0` representable at `p`).
+    pub fn next_up(self, p: u32) -> Wide {
+        debug_assert!(!self.is_zero());
+        let mut m = self.m;
+        if increment_at(&mut m, 192 - p) {
+            Wide {
+                m: [0, 0, TOP],
+                e: self.e + 1,
+            }
+        } else {
+            Wide { m, e: self.e }
+        }
+    }
+
+    /// `self·o` rounded to `p` bits in direction `dir` (`1 ≤ p ≤ 192`).
+    pub fn mul(self, o: Wide, p: u32, dir: Direction) -> Wide {
+        if self.is_zero() || o.is_zero() {
+            return Wide::ZERO;
+        }
+        let mut prod = [0u64; 6];
+        if self.m[0] == 0 && o.m[0] == 0 {
+            // Both mantissas within 128 bits: one 256-bit product.
+            let (high, low) = widening_mul(
+                self.short_mantissa_unchecked(),
+                o.short_mantissa_unchecked(),
+            );
+            prod = [
+                0,
+                0,
+                low as u64,
+                (low >> 64) as u64,
+                high as u64,
+                (high >> 64) as u64,
+            ];
+        } else {
+            for i in 0..3 {
+                let mut carry = 0u128;
+                for j in 0..3 {
+                    let v = u128::from(self.m[i]) * u128::from(o.m[j])
+                        + u128::from(prod[i + j])
+                        + carry;
+                    prod[i + j] = v as u64;
+                    carry = v >> 64;
+                }
+                prod[i + 3] = carry as u64;
+            }
+        }
+        // The product is at least 2^382: its top bit is bit 383 or 382.
+        let e = self.e + o.e;
+        if prod[5] & TOP != 0 {
+            let below = prod[0] | prod[1] | prod[2] != 0;
+            finish([prod[3], prod[4], prod[5]], below, e, p, dir)
+        } else {
+            let m = [
+                (prod[3] << 1) | (prod[2] >> 63),
+                (prod[4] << 1) | (prod[3] >> 63),
+                (prod[5] << 1) | (prod[4] >> 63),
+            ];
+            let below = (prod[2] << 1) | prod[1] | prod[0] != 0;
+            finish(m, below, e - 1, p, dir)
+        }
+    }
+
+    /// The mantissa's top two limbs as `u128`.
+    fn short_mantissa_unchecked(self) -> u128 {
+        (u128::from(self.m[2]) << 64) | u128::from(self.m[1])
+    }
+
+    /// `A·2^64` and `⌊B·2^(64-s)⌋` (`s = a.e - b.e ≥ 0`) in four limbs, and whether bits of `B`
+    /// were shifted out; both operands non-zero.
+    fn aligned(a: Wide, b: Wide) -> ([u64; 4], [u64; 4], bool) {
+        let big = [0, a.m[0], a.m[1], a.m[2]];
+        let (small, lost) = shift_right([0, b.m[0], b.m[1], b.m[2]], a.e - b.e);
+        (big, small, lost)
+    }
+
+    /// `self + o` rounded to `p` bits in direction `dir` (`1 ≤ p ≤ 192`).
+    pub fn add(self, o: Wide, p: u32, dir: Direction) -> Wide {
+        let (a, b) = if self.is_zero() || (!o.is_zero() && o.e > self.e) {
+            (o, self)
+        } else {
+            (self, o)
+        };
+        if b.is_zero() {
+            return a.round(p, dir);
+        }
+        let (big, small, sticky) = Wide::aligned(a, b);
+        let mut sum = [0u64; 4];
+        let mut carry = false;
+        for i in 0..4 {
+            let (s1, c1) = big[i].overflowing_add(small[i]);
+            let (s2, c2) = s1.overflowing_add(u64::from(carry));
+            sum[i] = s2;
+            carry = c1 || c2;
+        }
+        if carry {
+            // 2^256 + sum: one bit more, the lowest one joining the bits below the window.
+            let m = [
+                (sum[1] >> 1) | (sum[2] << 63),
+                (sum[2] >> 1) | (sum[3] << 63),
+                (sum[3] >> 1) | TOP,
+            ];
+            let below = sum[0] != 0 || sum[1] & 1 != 0 || sticky;
+            return finish(m, below, a.e + 1, p, dir);
+        }
+        from_exact(sum, sticky, a.e - 256, p, dir)
+    }
+
+    /// `self - o` rounded to `p` bits in direction `dir` (`1 ≤ p ≤ 192`), if `self > o` (else
+    /// `None`: the difference is not positive).
+    pub fn sub(self, o: Wide, p: u32, dir: Direction) -> Option<Wide> {
+        if self <= o {
+            return None;
+        }
+        if o.is_zero() {
+            return Some(self.round(p, dir));
+        }
+        let (big, small, sticky) = Wide::aligned(self, o);
+        let mut diff = [0u64; 4];
+        let mut borrow = sticky;
+        for i in 0..4 {
+            let (d1, b1) = big[i].overflowing_sub(small[i]);
+            let (d2, b2) = d1.overflowing_sub(u64::from(borrow));
+            diff[i] = d2;
+            borrow = b1 || b2;
+        }
+        debug_assert!(!borrow);
+        Some(from_exact(diff, sticky, self.e - 256, p, dir))
+    }
+
+    /// `self/o` rounded to `p` bits in direction `dir` (`1 ≤ p ≤ 192`), if both mantissas fit in
+    /// 128 bits and `o ≠ 0` (else `None`).
+    pub fn div(self, o: Wide, p: u32, dir: Direction) -> Option<Wide> {
+        let (a, b) = (self.short_mantissa()?, o.short_mantissa()?);
+        if o.is_zero() {
+            return None;
+        }
+        if self.is_zero() {
+            return Some(Wide::ZERO);
+        }
+        // A·2^128/B = [A ≥ B]·2^128 + R·2^128/B with R = A mod B < B (A < 2B).
+        let (top, r) = if a >= b { (1, a - b) } else { (0, a) };
+        let (d1, r) = divide_digit(r, b);
+        let (d0, r) = divide_digit(r, b);
+        if p <= 128 {
+            // ⌊A·2^128/B⌋ ≥ 2^127 has at least p bits.
+            return Some(from_exact(
+                [d0, d1, top, 0],
+                r != 0,
+                self.e - o.e - 128,
+                p,
+                dir,
+            ));
+        }
+        // One more digit: ⌊A·2^192/B⌋ ≥ 2^191 fills the window.
+        let (d, r) = divide_digit(r, b);
+        Some(from_exact(
+            [d, d0, d1, top],
+            r != 0,
+            self.e - o.e - 192,
+            p,
+            dir,
+        ))
+    }
+
+    /// `RU_53(self)` as an f64, if it is a normal f64 (else `None`).
+    pub fn to_f64_up(self) -> Option<f64> {
+        if self.is_zero() {
+            return Some(0.0);
+        }
+        let r = self.round(53, Direction::Up);
+        let biased = r.e - 1 + 1023;
+        if !(1..=2046).contains(&biased) {
+            return None;
+        }
+        let fraction = (r.m[2] >> 11) & ((1 << 52) - 1);
+        Some(f64::from_bits(((biased as u64) << 52) | fraction))
+    }
+}
+
+/// `(⌊r·2^64/b⌋, r·2^64 mod b)` for `r < b`, `b ≥ 2^127` (one digit of schoolbook division:
+/// the estimate from the divisor's top limb is at most 2 above the digit, Knuth's theorem B).
+fn divide_digit(r: u128, b: u128) -> (u64, u128) {
+    let (b1, b0) = ((b >> 64) as u64, b as u64);
+    let r1 = (r >> 64) as u64;
+    let mut q = if r1 >= b1 {
+        u64::MAX
+    } else {
+        (r / u128::from(b1)) as u64
+    };
+    // q·b as three limbs, against r·2^64 = [0, r0, r1].
+    let lo = u128::from(q) * u128::from(b0);
+    let hi = u128::from(q) * u128::from(b1);
+    let mid = (lo >> 64) + (hi & u128::from(u64::MAX));
+    let mut prod = [lo as u64, mid as u64, ((hi >> 64) + (mid >> 64)) as u64];
+    let num = [0u64, r as u64, r1];
+    let greater =
+        |x: &[u64; 3], y: &[u64; 3]| x.iter().rev().cmp(y.iter().rev()) == Ordering::Greater;
+    while greater(&prod, &num) {
+        q -= 1;
+        // prod -= b
+        let (p0, c0) = prod[0].overflowing_sub(b0);
+        let (p1a, c1a) = prod[1].overflowing_sub(b1);
+        let (p1, c1b) = p1a.overflowing_sub(u64::from(c0));
+        prod = [p0, p1, prod[2] - u64::from(c1a || c1b)];
+    }
+    // The remainder r·2^64 - q·b < b fits in 128 bits.
+    let (n0, c0) = num[0].overflowing_sub(prod[0]);
+    let n1 = num[1].wrapping_sub(prod[1]).wrapping_sub(u64::from(c0));
+    let rem = (u128::from(n1) << 64) | u128::from(n0);
+    (q, rem)
+}
+
+impl PartialOrd for Wide {
+    fn partial_cmp(&self, o: &Wide) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl Ord for Wide {
+    /// The order of the numbers (non-negative: zero first, then by exponent, then mantissa).
+    fn cmp(&self, o: &Wide) -> Ordering {
+        match (self.is_zero(), o.is_zero()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Less,
+            (false, true) => Ordering::Greater,
+            _ => self
+                .e
+                .cmp(&o.e)
+                .then_with(|| self.m.iter().rev().cmp(o.m.iter().rev())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interval::{down, up, widen_exponent_range};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use rug::float::Round;
+
+    /// Clears the bits of `m` below bit `cut` (`cut < 192`).
+    fn clear_below(m: &mut [u64; 3], cut: u32) {
+        for (i, limb) in m.iter_mut().enumerate() {
+            let start = 64 * i as u32;
+            if start + 64 <= cut {
+                *limb = 0;
+            } else if start < cut {
+                *limb &= !0u64 << (cut - start);
+            }
+        }
+    }
+
+    /// Bitwise equality of two MPFR floats: same precision, same value and sign.
+    fn same(a: &Float, b: &Float) -> bool {
+        a.prec() == b.prec() && a.is_sign_negative() == b.is_sign_negative() && a == b
+    }
+
+    /// A random positive float of precision `prec`: random mantissa bits (often runs of ones or
+    /// zeros, to provoke carries, exact cases and powers of two), exponent in `[-e_span, e_span]`.
+    fn random_float(rng: &mut ChaCha8Rng, prec: u32, e_span: i64) -> Float {
+        let mut m = [0u64; 3];
+        match rng.gen_range(0..5) {
+            0 => m = [rng.gen(), rng.gen(), rng.gen()],
+            1 => m = [!0; 3],
+            2 => m[2] = TOP,
+            3 => {
+                m = [
+                    0,
+                    rng.gen::<u64>() >> rng.gen_range(0..64),
+                    rng.gen::<u64>() >> rng.gen_range(1..64),
+                ]
+            }
+            _ => {
+                let ones = rng.gen_range(1..192);
+                m = [!0; 3];
+                clear_below(&mut m, 192 - ones);
+            }
+        }
+        m[2] |= TOP;
+        clear_below(&mut m, 192 - prec);
+        let e = rng.gen_range(-e_span..=e_span);
+        Wide { m, e }.to_float(prec)
+    }
+
+    fn precisions(rng: &mut ChaCha8Rng) -> u32 {
+        match rng.gen_range(0..6) {
+            0 => 127,
+            1 => 128,
+            2 => 192,
+            3 => 64,
+            4 => rng.gen_range(1..=192),
+            _ => rng.gen_range(125..=160),
+        }
+    }
+
+    fn round_of(d: Direction) -> Round {
+        match d {
+            Direction::Down => Round::Down,
+            Direction::Up => Round::Up,
+        }
+    }
+
+    fn wide(x: &Float) -> Wide {
+        Wide::from_float(x).unwrap()
+    }
+
+    /// `from_float` and `to_float` are inverse on positive floats and zero of every precision
+    /// `≤ 192` (the value built independently from its mantissa's limbs), the exponent is
+    /// MPFR's, the order is MPFR's, and the [`Short`] conversions agree with `Short`'s own.
+    #[test]
+    fn conversions_round_trip() {
+        widen_exponent_range();
+        let mut rng = ChaCha8Rng::seed_from_u64(31);
+        for _ in 0..20_000 {
+            let prec = precisions(&mut rng);
+            let f = random_float(&mut rng, prec, 1 << 20);
+            let w = wide(&f);
+            // The value from the limbs by MPFR arithmetic, exactly.
+            let mut v = Float::with_val(256, 0);
+            for (i, &limb) in w.m.iter().enumerate() {
+                v += Float::with_val(64, limb) << (64 * i as u32);
+            }
+            v <<= 100u32;
+            let scaled = Float::with_val(256, &f << (292 - w.e) as i32);
+            assert_eq!(v, scaled, "{f} at {prec}");
+            assert_eq!(w.exponent(), crate::interval::exponent(&f));
+            assert!(same(&w.to_float(prec), &f), "{f} at {prec}");
+            let mut g = Float::with_val(prec, -3.5);
+            w.store(&mut g);
+            assert!(same(&g, &f));
+            if prec <= 128 {
+                let s = Short::from_float(&f).unwrap();
+                assert_eq!(w.to_short(), Some(s));
+                assert_eq!(Wide::from_short(s), w);
+            }
+            let (pg, ph) = (precisions(&mut rng), precisions(&mut rng));
+            let g = random_float(&mut rng, pg, 3);
+            let h = random_float(&mut rng, ph, 3);
+            assert_eq!(wide(&g).cmp(&wide(&h)), g.partial_cmp(&h).unwrap());
+            assert_eq!(wide(&g).cmp(&wide(&g)), Ordering::Equal);
+        }
+        assert_eq!(Wide::from_float(&Float::new(150)), Some(Wide::ZERO));
+        assert!(same(&Wide::ZERO.to_float(150), &Float::new(150)));
+        assert_eq!(Wide::from_float(&Float::with_val(193, 1)), None);
+        assert_eq!(Wide::from_float(&Float::with_val(64, -1)), None);
+        assert!(same(&Wide::ONE.to_float(1), &Float::with_val(1, 1)));
+        for p in 1..=192 {
+            let mut next = Float::with_val(p, 1);
+            next.next_up();
+            assert!(
+                same(&Wide::one_plus_ulp(p).to_float(p), &next),
+                "1 + ulp at {p}"
+            );
+            assert!(same(&Wide::ONE.next_up(p).to_float(p), &next));
+        }
+    }
+
+    /// `round` and `next_up` are MPFR's rounding of a float to a shorter precision in both
+    /// directions and its `next_up`, bit for bit; `to_f64_up` is MPFR's conversion to f64
+    /// rounded up.
+    #[test]
+    fn roundings_match_mpfr_bit_for_bit() {
+        widen_exponent_range();
+        let mut rng = ChaCha8Rng::seed_from_u64(32);
+        for _ in 0..100_000 {
+            let (pa, p) = (precisions(&mut rng), precisions(&mut rng));
+            let a = random_float(&mut rng, pa, 1000);
+            for dir in [Direction::Down, Direction::Up] {
+                let expected = Float::with_val_round(p, &a, round_of(dir)).0;
+                let got = wide(&a).round(p, dir);
+                assert!(same(&got.to_float(p), &expected), "{a} to {p} {dir:?}");
+                let mut next = expected.clone();
+                next.next_up();
+                assert!(
+                    same(&got.next_up(p).to_float(p), &next),
+                    "next_up {expected}"
+                );
+            }
+            let expected = a.to_f64_round(Round::Up);
+            if let Some(got) = wide(&a).to_f64_up() {
+                assert_eq!(got, expected, "{a} to f64");
+            } else {
+                assert!(!expected.is_normal() || expected.abs() >= 2f64.powi(1020));
+            }
+            let b = random_float(&mut rng, pa, 10);
+            assert_eq!(wide(&b).to_f64_up(), Some(b.to_f64_round(Round::Up)));
+        }
+    }
+
+    /// `mul` equals MPFR's product rounded down and up, bit for bit, on random and adversarial
+    /// operands (all-ones mantissas, single bits, runs of ones and zeros) of precisions up to
+    /// 192 at random target precisions, squares and zero operands included.
+    #[test]
+    fn products_match_mpfr_bit_for_bit() {
+        widen_exponent_range();
+        let mut rng = ChaCha8Rng::seed_from_u64(33);
+        for i in 0..200_000 {
+            let (pa, pb, p) = (
+                precisions(&mut rng),
+                precisions(&mut rng),
+                precisions(&mut rng),
+            );
+            let a = random_float(&mut rng, pa, 4000);
+            let b = match i % 10 {
+                0 => a.clone(),
+                1 => Float::new(pb),
+                _ => random_float(&mut rng, pb, 4000),
+            };
+            for dir in [Direction::Down, Direction::Up] {
+                let expected = Float::with_val_round(p, &a * &b, round_of(dir)).0;
+                let got = wide(&a).mul(wide(&b), p, dir).to_float(p);
+                assert!(
+                    same(&got, &expected),
+                    "{a} × {b} at {p} {dir:?}: {got} ≠ {expected}"
+                );
+            }
+        }
+    }
+
+    /// `add` and `sub` equal MPFR's sum and difference rounded down and up, bit for bit: equal
+    /// exponents, exponent gaps across 0..450 (every shift of the smaller mantissa, and past
+    /// the buffer), carries (all-ones mantissas), cancellation to a few bits (operands one unit
+    /// apart, equal leading bits), results at powers of two, zero operands, both orders; and
+    /// `sub` declines exactly when the difference is not positive.
+    #[test]
+    fn sums_and_differences_match_mpfr_bit_for_bit() {
+        widen_exponent_range();
+        let mut rng = ChaCha8Rng::seed_from_u64(34);
+        for i in 0..200_000 {
+            let (pa, pb, p) = (
+                precisions(&mut rng),
+                precisions(&mut rng),
+                precisions(&mut rng),
+            );
+            let a = random_float(&mut rng, pa, 4);
+            let b = match i % 5 {
+                0 => random_float(&mut rng, pb, 4),
+                1 => {
+                    // Close to a: cancellation.
+                    let mut b = Float::with_val(pb, &a);
+                    for _ in 0..rng.gen_range(0..3) {
+                        if rng.gen() {
+                            b.next_up();
+                        } else {
+                            b.next_down();
+                        }
+                    }
+                    b
+                }
+                2 => {
+                    let mut b = Float::with_val(pb.max(pa), &a);
+                    let delta = random_float(&mut rng, 64, 0) >> rng.gen_range(100..300u32);
+                    b += delta;
+                    Float::with_val_round(pb, &b, Round::Down).0
+                }
+                _ => {
+                    let gap = rng.gen_range(0..450u32);
+                    Float::with_val(pb, &random_float(&mut rng, pb, 0) >> gap) << 4u32
+                }
+            };
+            let b = if i % 997 == 0 { Float::new(pb) } else { b };
+            let a = if i % 991 == 0 { Float::new(pa) } else { a };
+            for (x, y) in [(&a, &b), (&b, &a)] {
+                for dir in [Direction::Down, Direction::Up] {
+                    let expected = Float::with_val_round(p, x + y, round_of(dir)).0;
+                    let got = wide(x).add(wide(y), p, dir).to_float(p);
+                    assert!(same(&got, &expected), "{x} + {y} at {p} {dir:?}");
+                    let difference = Float::with_val_round(p, x - y, round_of(dir)).0;
+                    match wide(x).sub(wide(y), p, dir) {
+                        Some(got) => assert!(
+                            same(&got.to_float(p), &difference),
+                            "{x} - {y} at {p} {dir:?}: {} ≠ {difference}",
+                            got.to_float(p)
+                        ),
+                        None => assert!(x <= y, "{x} - {y} declined"),
+                    }
+                }
+            }
+        }
+    }
+
+    /// `div` equals MPFR's quotient rounded down and up, bit for bit, on operands of precision
+    /// up to 128 (equal mantissas, all-ones, powers of two, divisors just above a power of two,
+    /// exact quotients), and declines longer mantissas.
+    #[test]
+    fn quotients_match_mpfr_bit_for_bit() {
+        widen_exponent_range();
+        let mut rng = ChaCha8Rng::seed_from_u64(35);
+        let short_precision = |rng: &mut ChaCha8Rng| match rng.gen_range(0..4) {
+            0 => 127,
+            1 => 128,
+            2 => 64,
+            _ => rng.gen_range(1..=128),
+        };
+        for i in 0..200_000 {
+            let (pa, pb) = (short_precision(&mut rng), short_precision(&mut rng));
+            let p = precisions(&mut rng);
+            let b = random_float(&mut rng, pb, 300);
+            let a = match i % 4 {
+                0 => Float::with_val(pa, &b),
+                1 => {
+                    // An exact quotient: a = b·c with c short.
+                    let c = random_float(&mut rng, 8, 5);
+                    down(pa, &b * &c)
+                }
+                _ => random_float(&mut rng, pa, 300),
+            };
+            let a = if i % 1009 == 0 { Float::new(pa) } else { a };
+            for dir in [Direction::Down, Direction::Up] {
+                let expected = Float::with_val_round(p, &a / &b, round_of(dir)).0;
+                let got = wide(&a).div(wide(&b), p, dir).unwrap().to_float(p);
+                assert!(
+                    same(&got, &expected),
+                    "{a} / {b} at {p} {dir:?}: {got} ≠ {expected}"
+                );
+            }
+        }
+        let long = Float::with_val(129, 1) + (Float::with_val(129, 1) >> 128u32);
+        assert_eq!(long.prec(), 129);
+        assert_eq!(wide(&long).div(Wide::ONE, 64, Direction::Down), None);
+        assert_eq!(Wide::ONE.div(wide(&long), 64, Direction::Down), None);
+        assert_eq!(Wide::ONE.div(Wide::ZERO, 64, Direction::Down), None);
+        assert!(same(
+            &Wide::ONE
+                .div(wide(&up(3, Float::with_val(53, 3))), 100, Direction::Up)
+                .unwrap()
+                .to_float(100),
+            &up(100, Float::with_val(100, 1) / 3u32)
+        ));
+    }
+}
