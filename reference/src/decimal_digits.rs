@@ -5,7 +5,8 @@
 //! For `|x| = m·2^k` (`m < 2^128`) and `n ≤ 40` digits, with `E = ⌊log10 |x|⌋` and
 //! `j = n - 1 - E ≥ 0`, the digits are `D = ⌊|x|·10^j⌋` (or `⌈·⌉`): `|x|·10^j = m·5^j·2^(k+j)`,
 //! an exact integer product `m·5^j` shifted by `k + j` bits, the bits shifted out telling whether
-//! the floor is exact. `E` is estimated in floating point and corrected until
+//! the floor is exact (for `j ≤ 55` and a right shift, `m·5^j` is one 256-bit product of two
+//! `u128`; otherwise it is formed limb by limb). `E` is estimated in floating point and corrected until
 //! `10^(n-1) ≤ ⌊|x|·10^j⌋ < 10^n` (which characterises `E` exactly); a ceiling equal to `10^n`
 //! is the next power of ten, `1000…` with the exponent one higher, as MPFR writes it.
 //! Anything else (longer mantissas, more digits, `|x| ≥ 10^(n-1)`, exponents beyond the fixed
@@ -17,7 +18,7 @@
 //! Tested against `mpfr_get_str` (`tests` below: `digits_match_mpfr` for the digits,
 //! `text_is_mpfr_digits_laid_out` for the text).
 
-use crate::short_float::Short;
+use crate::short_float::{widening_mul, Short};
 use rug::float::Round;
 use rug::Float;
 
@@ -215,9 +216,60 @@ fn digits_of(value: &[u64; 3]) -> [u8; 57] {
     buf
 }
 
+/// `5^j` for `j ≤ 55` (`5^55 < 2^128`), formed at compile time.
+const POW5: [u128; 56] = {
+    let mut table = [1u128; 56];
+    let mut j = 1;
+    while j < 56 {
+        table[j] = table[j - 1] * 5;
+        j += 1;
+    }
+    table
+};
+
 /// `⌊m·2^k·10^j⌋` as three limbs and whether it is inexact, if it is below `2^192` and the
-/// buffer holds the computation.
+/// buffer holds the computation. `|x|·10^j = m·5^j·2^(k+j)`: for `j ≤ 55` and `k + j < 0` (every
+/// `|x|` from about `10^-16` to `2^128`) the product `m·5^j` is one 256-bit product of two
+/// `u128` ([`floor_shifted_product`]); otherwise it is formed limb by limb ([`scaled_floor_big`]).
 fn scaled_floor(m: u128, k: i64, j: i64) -> Option<([u64; 3], bool)> {
+    let shift = k + j;
+    if (0..POW5.len() as i64).contains(&j) && shift < 0 {
+        return floor_shifted_product(m, POW5[j as usize], shift.unsigned_abs());
+    }
+    scaled_floor_big(m, k, j)
+}
+
+/// `⌊a·b/2^s⌋` as three limbs and whether it is inexact (bits shifted out), if it is below
+/// `2^192`.
+fn floor_shifted_product(a: u128, b: u128, s: u64) -> Option<([u64; 3], bool)> {
+    // a·b = high·2^128 + low, exactly.
+    let (high, low) = widening_mul(a, b);
+    let (quotient_high, quotient_low, inexact) = match s {
+        0 => (high, low, false),
+        1..=127 => (
+            high >> s,
+            (low >> s) | (high << (128 - s)),
+            low << (128 - s) != 0,
+        ),
+        128 => (0, high, low != 0),
+        129..=255 => (0, high >> (s - 128), low != 0 || high << (256 - s) != 0),
+        _ => (0, 0, high != 0 || low != 0),
+    };
+    if quotient_high >> 64 != 0 {
+        return None;
+    }
+    Some((
+        [
+            quotient_low as u64,
+            (quotient_low >> 64) as u64,
+            quotient_high as u64,
+        ],
+        inexact,
+    ))
+}
+
+/// [`scaled_floor`] limb by limb, in a buffer of [`LIMBS`] limbs (`j ≤ MAX_J`).
+fn scaled_floor_big(m: u128, k: i64, j: i64) -> Option<([u64; 3], bool)> {
     if !(0..=MAX_J).contains(&j) {
         return None;
     }
@@ -359,6 +411,8 @@ pub(crate) fn decimal(x: &Float, digits: usize, round: Round) -> String {
 
 /// The digits `d1d2…` with exponent `exp` (`±0.d1d2… × 10^exp`) as `[-]d1.d2…e(exp-1)`.
 fn push_scientific(negative: bool, digits: &[u8], exp: i64, out: &mut Vec<u8>) {
+    // Sign, digits, point, `e` and an exponent of at most 40 characters.
+    out.reserve(digits.len() + 43);
     if negative {
         out.push(b'-');
     }
@@ -373,6 +427,22 @@ fn push_scientific(negative: bool, digits: &[u8], exp: i64, out: &mut Vec<u8>) {
 fn push_integer(out: &mut Vec<u8>, v: i128) {
     if v < 0 {
         out.push(b'-');
+    }
+    if let Ok(small) = u64::try_from(v.unsigned_abs()) {
+        // The usual case, in 64-bit arithmetic (a bound's exponent is far below 2^64).
+        let mut magnitude = small;
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (magnitude % 10) as u8;
+            magnitude /= 10;
+            if magnitude == 0 {
+                break;
+            }
+        }
+        out.extend_from_slice(&digits[at..]);
+        return;
     }
     let mut magnitude = v.unsigned_abs();
     let mut digits = [0u8; 40];
@@ -615,5 +685,27 @@ mod tests {
             write_19(v, &mut out);
             assert_eq!(std::str::from_utf8(&out).unwrap(), format!("{v:019}"));
         }
+    }
+
+    /// The 256-bit product path of [`scaled_floor`] gives the limb-by-limb one's result (value,
+    /// inexactness, or none beyond `2^192`): random mantissas of every length, `j` from 0 to 55,
+    /// shifts from 0 to 300 bits.
+    #[test]
+    fn product_path_is_the_limb_path() {
+        let mut rng = ChaCha8Rng::seed_from_u64(256);
+        let mut compared = [0usize; 2];
+        for _ in 0..300_000 {
+            let bits = rng.gen_range(1..=128u32);
+            let m = (rng.gen::<u128>() >> (128 - bits)) | 1u128 << (bits - 1);
+            let j = rng.gen_range(0..=55i64);
+            let s = rng.gen_range(0..=300i64);
+            let k = -s - j;
+            let fast = floor_shifted_product(m, POW5[j as usize], s as u64);
+            assert_eq!(fast, scaled_floor_big(m, k, j), "m = {m}, j = {j}, s = {s}");
+            compared[usize::from(fast.is_some())] += 1;
+        }
+        // Both outcomes (a quotient beyond 2^192 needs a long product and a short shift).
+        assert!(compared[0] > 1_000 && compared[1] > 100_000, "{compared:?}");
+        assert_eq!(POW5[55], 5u128.pow(55));
     }
 }
