@@ -430,6 +430,140 @@ pub fn format_shortest(x: f64) -> String {
     out
 }
 
+/// [`format_shortest`]'s text appended to `out`, with no string of its own (`pbgi eval` writes
+/// it straight into its output row).
+///
+/// The digits are Ryū's (the `ryu` crate). Ryū and Rust's formatter (Grisu with a Dragon
+/// fallback) both give the shortest digit strings that read back to `x` (the same rounding
+/// interval: its ends included when the mantissa is even) and, among those, the one nearest to
+/// `x`; they differ only on a tie, where `x` lies exactly halfway between two nearest candidates:
+/// Ryū takes the even one, Rust the larger one. A tie needs `x` to be an `(n+1)`-digit decimal
+/// ending in 5 (`n ≤ 17` the candidates' length), so `x = m·2^-s` (`m` odd, `s > 0`: the exact
+/// expansion of `m·2^e` with `e ≥ 0` is an integer that does not end in 5, or an odd integer
+/// below `2^53`, its own shortest form) with `m·5^s < 10^18`; for those few doubles
+/// ([`may_tie`]) the text is [`format_shortest`]'s own. Ryū's layout (`1.0`, `1e16`, `1.5e-7`)
+/// is read back to the digits `d1d2…dn` and the exponent `k` of `0.d1d2…dn × 10^k` and laid
+/// out as [`format_shortest`] does: plain notation for `1e-5 ≤ |x| < 1e16` (`0.000ddd`,
+/// `dd.ddd`, `ddd000`), else `d.ddde(k-1)`. Tested against [`format_shortest`] on millions of
+/// doubles and on every tie class (`tests::shortest_decimal_in_place_is_format_shortest`).
+pub fn push_shortest(x: f64, out: &mut Vec<u8>) {
+    if x.is_nan() {
+        out.extend_from_slice(b"NaN");
+        return;
+    }
+    if x.is_sign_negative() {
+        out.push(b'-');
+    }
+    let magnitude = x.abs();
+    if magnitude.is_infinite() {
+        out.extend_from_slice(b"inf");
+        return;
+    }
+    if magnitude == 0.0 {
+        out.push(b'0');
+        return;
+    }
+    if may_tie(magnitude) {
+        out.extend_from_slice(format_shortest(magnitude).as_bytes());
+        return;
+    }
+    let mut buffer = ryu::Buffer::new();
+    let text = buffer.format_finite(magnitude).as_bytes();
+    let (mantissa, exponent) = match text.iter().position(|&b| b == b'e') {
+        Some(at) => (&text[..at], parse_exponent(&text[at + 1..])),
+        None => (text, 0),
+    };
+    // mantissa = integer.fraction: the digits of both (at most 17 significant, and the zeros
+    // of `0.0001` or `100.0`), `integer.len()` of them before the point.
+    let (integer, fraction) = match mantissa.iter().position(|&b| b == b'.') {
+        Some(at) => (&mantissa[..at], &mantissa[at + 1..]),
+        None => (mantissa, &mantissa[..0]),
+    };
+    let mut all = [0u8; 32];
+    all[..integer.len()].copy_from_slice(integer);
+    all[integer.len()..integer.len() + fraction.len()].copy_from_slice(fraction);
+    let all = &all[..integer.len() + fraction.len()];
+    let leading = all.iter().take_while(|&&d| d == b'0').count();
+    let mut digits = &all[leading..];
+    while let [rest @ .., b'0'] = digits {
+        digits = rest;
+    }
+    let n = digits.len();
+    let k = integer.len() as i64 - leading as i64 + exponent;
+    // x = 0.d1d2…dn × 10^k.
+    if (1e-5..1e16).contains(&magnitude) {
+        if k <= 0 {
+            out.extend_from_slice(b"0.");
+            out.extend(std::iter::repeat(b'0').take(k.unsigned_abs() as usize));
+            out.extend_from_slice(digits);
+        } else if (k as usize) < n {
+            out.extend_from_slice(&digits[..k as usize]);
+            out.push(b'.');
+            out.extend_from_slice(&digits[k as usize..]);
+        } else {
+            out.extend_from_slice(digits);
+            out.extend(std::iter::repeat(b'0').take(k as usize - n));
+        }
+    } else {
+        out.push(digits[0]);
+        if n > 1 {
+            out.push(b'.');
+            out.extend_from_slice(&digits[1..]);
+        }
+        out.push(b'e');
+        push_small_integer(out, k - 1);
+    }
+}
+
+/// Whether the positive finite `x` is `m·2^-s` (`m` odd, `s > 0`) with `m·5^s < 10^18`: its
+/// exact decimal expansion (the digits of `m·5^s`, ending in 5) has at most 18 significant
+/// digits, so that it may lie exactly halfway between two shortest candidates.
+fn may_tie(x: f64) -> bool {
+    let bits = x.to_bits();
+    let biased = (bits >> 52) as i64;
+    let fraction = bits & ((1 << 52) - 1);
+    let (m, e) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | 1 << 52, biased - 1075)
+    };
+    let zeros = m.trailing_zeros();
+    let (m, e) = (m >> zeros, e + i64::from(zeros));
+    // 5^26 > 10^18: longer expansions need no test.
+    (1..=26).contains(&-e) && u128::from(m) * 5u128.pow((-e) as u32) < 10u128.pow(18)
+}
+
+/// Ryū's exponent (`-7`, `16`, `308`).
+fn parse_exponent(text: &[u8]) -> i64 {
+    let (negative, digits) = match text.strip_prefix(b"-") {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let magnitude = digits
+        .iter()
+        .fold(0i64, |acc, &d| acc * 10 + i64::from(d - b'0'));
+    if negative {
+        -magnitude
+    } else {
+        magnitude
+    }
+}
+
+/// Appends `v` (`|v| < 1000`, an f64's decimal exponent) as `to_string` writes it.
+fn push_small_integer(out: &mut Vec<u8>, v: i64) {
+    if v < 0 {
+        out.push(b'-');
+    }
+    let m = v.unsigned_abs();
+    if m >= 100 {
+        out.push(b'0' + (m / 100) as u8);
+    }
+    if m >= 10 {
+        out.push(b'0' + (m / 10 % 10) as u8);
+    }
+    out.push(b'0' + (m % 10) as u8);
+}
+
 /// `field` as a CSV field: quoted (with `"` doubled) when it contains a comma, a quote or a line
 /// end, as is otherwise.
 pub fn quote_field(field: &str) -> String {
@@ -640,5 +774,87 @@ mod tests {
         assert_eq!(format_hex_bits(1.0), "0x3ff0000000000000");
         assert_eq!(quote_field("a, \"b\""), "\"a, \"\"b\"\"\"");
         assert_eq!(quote_field("plain"), "plain");
+    }
+
+    /// [`push_shortest`] writes [`format_shortest`]'s text, for both signs of: 3 million random
+    /// bit patterns (every exponent, subnormals included), random decimals of 1 to 17
+    /// significant digits over the whole range (short digit strings, where the choice among
+    /// shortest candidates matters), the neighbours of powers of two and of ten and of the
+    /// notation boundaries `1e-5` and `1e16`, integers, zeros, infinities and NaN.
+    #[test]
+    fn shortest_decimal_in_place_is_format_shortest() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1853);
+        let neighbours = |x: f64| {
+            let bits = x.to_bits();
+            [f64::from_bits(bits - 1), x, f64::from_bits(bits + 1)]
+        };
+        let mut values = vec![
+            0.0,
+            f64::INFINITY,
+            f64::NAN,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            1e-5,
+            1e16,
+            0.1,
+        ];
+        values.extend((0..3_000_000).map(|_| f64::from_bits(rng.gen::<u64>() >> 1)));
+        for _ in 0..300_000 {
+            let digits: u32 = rng.gen_range(1..=17);
+            let mantissa: u64 = rng.gen_range(1..10u64.pow(digits));
+            let exponent: i32 = rng.gen_range(-340..=310);
+            let x: f64 = format!("{mantissa}e{exponent}").parse().unwrap();
+            values.push(x);
+        }
+        for e in -1074..=1023 {
+            let power = if e >= -1022 {
+                f64::from_bits(((e + 1023) as u64) << 52)
+            } else {
+                f64::from_bits(1u64 << (e + 1074))
+            };
+            values.extend(neighbours(power));
+        }
+        for e in -323..=308 {
+            values.extend(neighbours(format!("1e{e}").parse().unwrap()));
+        }
+        for x in [1e-5, 1e16, 1e15, 1e-4, 5e-324] {
+            values.extend(neighbours(x));
+        }
+        values.extend((0..100_000).map(f64::from));
+        values.extend((0..100_000).map(|i| f64::from(i) / 1024.0));
+        // Exact decimals of up to 18 digits ending in 5 (`m·2^-s`, `m` odd): the ties, where
+        // Ryū and Rust's formatter choose differently, and their neighbours.
+        let mut ties = 0;
+        for _ in 0..300_000 {
+            let s = rng.gen_range(1..=26u32);
+            let bits = rng.gen_range(1..=53u32);
+            let m = (rng.gen::<u64>() >> (64 - bits)) | 1;
+            let x = m as f64 / 2f64.powi(s as i32);
+            if u128::from(m) * 5u128.pow(s) < 10u128.pow(18) {
+                assert!(may_tie(x), "{x}");
+                values.extend(neighbours(x));
+                ties += 1;
+            }
+        }
+        assert!(ties > 50_000, "{ties}");
+        // The tie met in `pbgi eval`'s stress set: 1724206451446705.25, written …705.3.
+        assert_eq!(format_shortest(1724206451446705.25), "1724206451446705.3");
+        values.push(1724206451446705.25);
+        let mut out = Vec::new();
+        for x in values {
+            for x in [x, -x] {
+                out.clear();
+                out.extend_from_slice(b"1,");
+                push_shortest(x, &mut out);
+                assert_eq!(
+                    std::str::from_utf8(&out[2..]).unwrap(),
+                    format_shortest(x),
+                    "{:#018x}",
+                    x.to_bits()
+                );
+            }
+        }
     }
 }

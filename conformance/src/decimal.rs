@@ -20,6 +20,21 @@ pub fn upper(certified: &Certified, digits: usize) -> String {
     trim_zeros(certified.upper_decimal(digits))
 }
 
+/// [`lower`]'s text appended to `out`, with no string of its own (`pbgi eval` writes it
+/// straight into its output row).
+pub fn push_lower(certified: &Certified, digits: usize, out: &mut Vec<u8>) {
+    let start = out.len();
+    certified.push_lower_decimal(digits, out);
+    trim_zeros_from(out, start);
+}
+
+/// [`upper`]'s text appended to `out`.
+pub fn push_upper(certified: &Certified, digits: usize, out: &mut Vec<u8>) {
+    let start = out.len();
+    certified.push_upper_decimal(digits, out);
+    trim_zeros_from(out, start);
+}
+
 /// The exact value rounded to nearest (ties away from zero) at `digits` significant digits, when
 /// the enclosure settles it: rounding is monotone, so if both ends of the enclosure (printed
 /// outward with extra digits) round to the same string, so does every point between them.
@@ -29,31 +44,40 @@ pub fn settled_nearest(certified: &Certified, digits: usize) -> Option<String> {
     (low == high).then_some(low)
 }
 
-/// Drops trailing zeros of the digits of a decimal string (and a trailing `.`), in place (this
-/// runs twice per row of `pbgi eval`: no second string, byte scans only).
-fn trim_zeros(mut text: String) -> String {
-    let bytes = text.as_bytes();
-    let exponent_at = bytes
+/// Drops trailing zeros of the digits of a decimal string (and a trailing `.`).
+fn trim_zeros(text: String) -> String {
+    let mut bytes = text.into_bytes();
+    trim_zeros_from(&mut bytes, 0);
+    // Only ASCII bytes ('0' and '.') were removed: still UTF-8.
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+/// Drops trailing zeros of the digits of the decimal text `bytes[start..]` (and a trailing `.`)
+/// in place: no second buffer, byte scans only, the exponent (`e` or `E` and what follows, the
+/// last such marker; the texts here have at most one) moved back over the dropped bytes.
+fn trim_zeros_from(bytes: &mut Vec<u8>, start: usize) {
+    let text = &bytes[start..];
+    let exponent_at = text
         .iter()
-        .position(|&b| b == b'e' || b == b'E')
-        .unwrap_or(bytes.len());
-    if !bytes[..exponent_at].contains(&b'.') {
-        return text;
+        .rposition(|&b| b == b'e' || b == b'E')
+        .unwrap_or(text.len());
+    if !text[..exponent_at].contains(&b'.') {
+        return;
     }
     let mut end = exponent_at;
-    while end > 0 && bytes[end - 1] == b'0' {
+    while end > 0 && text[end - 1] == b'0' {
         end -= 1;
     }
-    if end > 0 && bytes[end - 1] == b'.' {
+    if end > 0 && text[end - 1] == b'.' {
         end -= 1;
     }
     if end == exponent_at {
-        // Nothing to drop (nine rows in ten): no splice.
-        return text;
+        // Nothing to drop (nine bounds in ten).
+        return;
     }
-    // Only ASCII bytes ('0' and '.') are removed, so `end` is a character boundary.
-    text.replace_range(end..exponent_at, "");
-    text
+    let (end, exponent_at) = (start + end, start + exponent_at);
+    bytes.copy_within(exponent_at.., end);
+    bytes.truncate(bytes.len() - (exponent_at - end));
 }
 
 /// Rounds the decimal `text` (`[-]digits[.digits][e[-]exponent]`, or `inf`/`-inf`/`0`) to nearest
@@ -206,6 +230,15 @@ mod tests {
         }
         for case in cases {
             assert_eq!(trim_zeros(case.clone()), by_patterns(&case), "{case:?}");
+            // At the end of a buffer holding other text: only the case's part changes.
+            let mut buffer = b"1.00,0.0e5,".to_vec();
+            buffer.extend_from_slice(case.as_bytes());
+            trim_zeros_from(&mut buffer, 11);
+            assert_eq!(
+                String::from_utf8(buffer).unwrap(),
+                format!("1.00,0.0e5,{}", by_patterns(&case)),
+                "{case:?}"
+            );
         }
     }
 
@@ -227,5 +260,15 @@ mod tests {
             upper(&third, 5)
         );
         assert_eq!(settled_nearest(&third, 5).unwrap(), "3.3333e-1");
+        for digits in [1, 5, 40, 60] {
+            let mut row = b"x,".to_vec();
+            push_lower(&third, digits, &mut row);
+            row.push(b',');
+            push_upper(&third, digits, &mut row);
+            assert_eq!(
+                row,
+                format!("x,{},{}", lower(&third, digits), upper(&third, digits)).as_bytes()
+            );
+        }
     }
 }

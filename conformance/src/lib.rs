@@ -4,6 +4,7 @@ pub mod check_report;
 pub mod cli;
 pub mod cross_check;
 pub mod csv_io;
+pub mod csv_row;
 pub mod decimal;
 pub mod edges;
 pub mod error_stats;

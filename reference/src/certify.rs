@@ -201,86 +201,6 @@ pub(crate) fn exact(x: f64) -> Float {
     Float::with_val(53, x)
 }
 
-/// Decimal rendering of `x` with `digits` significant digits, rounded in direction `round`
-/// (MPFR's `mpfr_get_str` is correctly rounded in that direction), as `d.ddd…e±N`.
-/// Read through MPFR directly: rug's formatter reserves memory in proportion to the exponent.
-pub(crate) fn decimal(x: &Float, digits: usize, round: Round) -> String {
-    use gmp_mpfr_sys::mpfr;
-    if x.is_infinite() {
-        return if x.is_sign_negative() {
-            "-inf".into()
-        } else {
-            "inf".into()
-        };
-    }
-    if x.is_zero() {
-        return "0".into();
-    }
-    if let Some((mantissa, exp)) = crate::decimal_digits::directed_digits(x, digits.max(2), round) {
-        return scientific(&mantissa, exp);
-    }
-    let rnd = if round == Round::Down {
-        mpfr::rnd_t::RNDD
-    } else {
-        mpfr::rnd_t::RNDU
-    };
-    let mut exp: mpfr::exp_t = 0;
-    // SAFETY: `x` is a valid regular mpfr_t; with a null buffer MPFR allocates the string,
-    // which is copied and released with `mpfr_free_str`.
-    let mantissa = unsafe {
-        let ptr = mpfr::get_str(
-            std::ptr::null_mut(),
-            &mut exp,
-            10,
-            digits.max(2),
-            x.as_raw(),
-            rnd,
-        );
-        let owned = std::ffi::CStr::from_ptr(ptr).to_string_lossy().into_owned();
-        mpfr::free_str(ptr);
-        owned
-    };
-    scientific(&mantissa, exp)
-}
-
-/// MPFR's digit string `[-]d1d2…` with exponent `exp` (`0.d1d2… × 10^exp`) as `d1.d2…e(exp-1)`.
-fn scientific(mantissa: &str, exp: i64) -> String {
-    let (sign, digits) = mantissa
-        .strip_prefix('-')
-        .map_or(("", mantissa), |d| ("-", d));
-    // MPFR's value is 0.d1d2… × 10^exp: written as d1.d2…e(exp-1), without the formatting
-    // machinery (this runs twice per row of `pbgi eval`).
-    let mut out = String::with_capacity(sign.len() + digits.len() + 23);
-    out.push_str(sign);
-    out.push_str(&digits[..1]);
-    out.push('.');
-    out.push_str(&digits[1..]);
-    out.push('e');
-    push_decimal(&mut out, i128::from(exp) - 1);
-    out
-}
-
-/// Appends the decimal digits of `v` (with `-` if negative), as `v.to_string()` writes them.
-fn push_decimal(out: &mut String, v: i128) {
-    if v < 0 {
-        out.push('-');
-    }
-    let mut magnitude = v.unsigned_abs();
-    let mut digits = [0u8; 40];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (magnitude % 10) as u8;
-        magnitude /= 10;
-        if magnitude == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,28 +256,5 @@ mod tests {
         }
         // Both answers, many times each (the widths straddle the threshold).
         assert!(decided.iter().all(|&n| n > 10_000), "{decided:?}");
-    }
-
-    #[test]
-    fn decimal_exponents_are_written_as_to_string_writes_them() {
-        for v in [
-            0i128,
-            1,
-            -1,
-            9,
-            10,
-            -10,
-            99,
-            100,
-            -2171472421,
-            i128::from(i64::MAX),
-            i128::from(i64::MIN),
-            i128::MAX,
-            i128::MIN,
-        ] {
-            let mut out = String::new();
-            super::push_decimal(&mut out, v);
-            assert_eq!(out, v.to_string());
-        }
     }
 }

@@ -11,7 +11,11 @@
 //! Anything else (longer mantissas, more digits, `|x| ≥ 10^(n-1)`, exponents beyond the fixed
 //! buffer) is left to MPFR (`None`).
 //!
-//! Tested against `mpfr_get_str` (`tests` below, `digits_match_mpfr`).
+//! The digits are written as `[-]d.ddd…e[-]N` straight into the caller's buffer
+//! ([`push_decimal`]); MPFR's digits, where this module does not apply, are laid out the same way.
+//!
+//! Tested against `mpfr_get_str` (`tests` below: `digits_match_mpfr` for the digits,
+//! `text_is_mpfr_digits_laid_out` for the text).
 
 use crate::short_float::Short;
 use rug::float::Round;
@@ -154,9 +158,40 @@ fn increment(a: &mut [u64; 3]) {
     }
 }
 
-/// The decimal digits of a three-limb integer below `10^40`, exactly `n` of them (leading zeros
-/// kept), appended to `out`.
-fn push_digits(value: &[u64; 3], n: usize, out: &mut String) {
+/// `"00"`, `"01"`, …, `"99"`: two decimal digits per lookup.
+const PAIRS: &[u8; 200] = b"\
+    0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899";
+
+/// The four digits of `v < 10^4` into `out[..4]`.
+fn write_4(v: u32, out: &mut [u8]) {
+    let (high, low) = ((v / 100) as usize, (v % 100) as usize);
+    out[..2].copy_from_slice(&PAIRS[2 * high..2 * high + 2]);
+    out[2..4].copy_from_slice(&PAIRS[2 * low..2 * low + 2]);
+}
+
+/// The nineteen digits of `v < 10^19` (leading zeros kept) into `out` (`3 + 8 + 8` digits:
+/// one division by `10^16` and one by `10^8` in 64 bits, then 32-bit pairs).
+fn write_19(v: u64, out: &mut [u8; 19]) {
+    const TEN_8: u64 = 100_000_000;
+    const TEN_16: u64 = TEN_8 * TEN_8;
+    let (top, rest) = ((v / TEN_16) as u32, v % TEN_16);
+    let (middle, low) = ((rest / TEN_8) as u32, (rest % TEN_8) as u32);
+    out[0] = b'0' + (top / 100) as u8;
+    let pair = 2 * (top % 100) as usize;
+    out[1..3].copy_from_slice(&PAIRS[pair..pair + 2]);
+    write_4(middle / 10_000, &mut out[3..7]);
+    write_4(middle % 10_000, &mut out[7..11]);
+    write_4(low / 10_000, &mut out[11..15]);
+    write_4(low % 10_000, &mut out[15..19]);
+}
+
+/// The decimal digits of a three-limb integer below `10^40`, exactly `n ≤ 40` of them (leading
+/// zeros kept), in ASCII at the end of the returned buffer (`buf[57 - n..]`).
+fn digits_of(value: &[u64; 3]) -> [u8; 57] {
     const TEN_19: u64 = 10_000_000_000_000_000_000;
     // value = high·10^38 + middle·10^19 + low, by long division by 10^19 twice.
     let mut limbs = *value;
@@ -173,14 +208,11 @@ fn push_digits(value: &[u64; 3], n: usize, out: &mut String) {
     chunks[2] = limbs[0];
     let mut buf = [b'0'; 57];
     for (c, chunk) in chunks.iter().enumerate() {
-        let mut v = *chunk;
-        for i in 0..19 {
-            buf[57 - 19 * c - 1 - i] = b'0' + (v % 10) as u8;
-            v /= 10;
-        }
+        let at = 57 - 19 * (c + 1);
+        let slot: &mut [u8; 19] = (&mut buf[at..at + 19]).try_into().expect("19 bytes");
+        write_19(*chunk, slot);
     }
-    // Only ASCII digits were written.
-    out.push_str(std::str::from_utf8(&buf[57 - n..]).unwrap_or_default());
+    buf
 }
 
 /// `⌊m·2^k·10^j⌋` as three limbs and whether it is inexact, if it is below `2^192` and the
@@ -206,12 +238,29 @@ fn scaled_floor(m: u128, k: i64, j: i64) -> Option<([u64; 3], bool)> {
     Some((big.small()?, inexact))
 }
 
-/// MPFR's `mpfr_get_str(x, 10, digits, rnd)` as `(string, exp)`: the string is `[-]d1d2…dn`,
-/// `x ≈ 0.d1d2…dn × 10^exp`, rounded toward −∞ if `round` is [`Round::Down`], else toward +∞
-/// (as [`crate::certify::decimal`] asks MPFR), for a regular `x` of precision `≤ 128`,
-/// `2 ≤ digits ≤ 40` and `|x|` inside the range this module handles; else `None` (the caller
-/// asks MPFR).
-pub(crate) fn directed_digits(x: &Float, digits: usize, round: Round) -> Option<(String, i64)> {
+/// The digits of a decimal rendering: `x ≈ ±0.d1d2…dn × 10^exp`, as `mpfr_get_str` gives them.
+pub(crate) struct Digits {
+    /// `x < 0`.
+    pub negative: bool,
+    /// `d1…dn` in ASCII at the end: `buf[57 - n..]`.
+    buf: [u8; 57],
+    n: usize,
+    /// The decimal exponent of `0.d1d2…dn`.
+    pub exp: i64,
+}
+
+impl Digits {
+    /// `d1d2…dn`, ASCII.
+    pub fn digits(&self) -> &[u8] {
+        &self.buf[57 - self.n..]
+    }
+}
+
+/// MPFR's `mpfr_get_str(x, 10, digits, rnd)`: the digits `d1d2…dn` and `exp` with
+/// `x ≈ ±0.d1d2…dn × 10^exp`, rounded toward −∞ if `round` is [`Round::Down`], else toward +∞
+/// (as [`push_decimal`] asks MPFR), for a regular `x` of precision `≤ 128`, `2 ≤ digits ≤ 40`
+/// and `|x|` inside the range this module handles; else `None` (the caller asks MPFR).
+pub(crate) fn directed_digits(x: &Float, digits: usize, round: Round) -> Option<Digits> {
     if !(2..=40).contains(&digits) || !x.is_normal() {
         return None;
     }
@@ -224,8 +273,9 @@ pub(crate) fn directed_digits(x: &Float, digits: usize, round: Round) -> Option<
     let ceiling = (round != Round::Down) != negative;
     let n = digits as u32;
     let (lower_limit, upper_limit) = (POW10[digits - 1], POW10[digits]);
-    // E = ⌊log10 |x|⌋, estimated from log2 |x| ∈ [e - 1, e), then corrected.
-    let log2 = ((m >> 64) as f64).log2() - 64.0 + e as f64;
+    // E = ⌊log10 |x|⌋, estimated from log2 |x| ∈ [e - 1, e) (the top 64 bits of m suffice for
+    // an estimate), then corrected.
+    let log2 = ((m >> 64) as u64 as f64).log2() - 64.0 + e as f64;
     let mut big_e = (log2 * std::f64::consts::LOG10_2).floor() as i64;
     let (floor, inexact) = loop {
         let j = i64::from(n) - 1 - big_e;
@@ -247,12 +297,95 @@ pub(crate) fn directed_digits(x: &Float, digits: usize, round: Round) -> Option<
             exp += 1;
         }
     }
-    let mut out = String::with_capacity(digits + 24);
-    if negative {
-        out.push('-');
+    Some(Digits {
+        negative,
+        buf: digits_of(&d),
+        n: digits,
+        exp,
+    })
+}
+
+/// Appends `x` with `digits` significant digits, rounded toward −∞ if `round` is
+/// [`Round::Down`], else toward +∞ (`mpfr_get_str` is correctly rounded in that direction;
+/// `digits` below 2 are read as 2), as `[-]d.ddd…e[-]N` (ASCII; trailing zeros kept): `inf`,
+/// `-inf`, `0` as such. The digits come from [`directed_digits`] where it applies, else from
+/// MPFR (read directly: rug's formatter reserves memory in proportion to the exponent).
+pub(crate) fn push_decimal(x: &Float, digits: usize, round: Round, out: &mut Vec<u8>) {
+    use gmp_mpfr_sys::mpfr;
+    if x.is_infinite() {
+        out.extend_from_slice(if x.is_sign_negative() {
+            b"-inf"
+        } else {
+            b"inf"
+        });
+        return;
     }
-    push_digits(&d, digits, &mut out);
-    Some((out, exp))
+    if x.is_zero() {
+        out.push(b'0');
+        return;
+    }
+    let digits = digits.max(2);
+    if let Some(d) = directed_digits(x, digits, round) {
+        push_scientific(d.negative, d.digits(), d.exp, out);
+        return;
+    }
+    let rnd = if round == Round::Down {
+        mpfr::rnd_t::RNDD
+    } else {
+        mpfr::rnd_t::RNDU
+    };
+    let mut exp: mpfr::exp_t = 0;
+    // SAFETY: `x` is a valid regular mpfr_t; with a null buffer MPFR allocates the string
+    // (`[-]d1d2…`, NUL-terminated), which is copied and released with `mpfr_free_str`.
+    unsafe {
+        let ptr = mpfr::get_str(std::ptr::null_mut(), &mut exp, 10, digits, x.as_raw(), rnd);
+        let text = std::ffi::CStr::from_ptr(ptr).to_bytes();
+        let (negative, mantissa) = match text.strip_prefix(b"-") {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        push_scientific(negative, mantissa, exp, out);
+        mpfr::free_str(ptr);
+    }
+}
+
+/// [`push_decimal`]'s text as a string.
+pub(crate) fn decimal(x: &Float, digits: usize, round: Round) -> String {
+    let mut out = Vec::with_capacity(digits.max(2) + 24);
+    push_decimal(x, digits, round, &mut out);
+    // Only ASCII was written (digits, `.`, `e`, `-`, `inf`): the conversion cannot fail.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// The digits `d1d2…` with exponent `exp` (`±0.d1d2… × 10^exp`) as `[-]d1.d2…e(exp-1)`.
+fn push_scientific(negative: bool, digits: &[u8], exp: i64, out: &mut Vec<u8>) {
+    if negative {
+        out.push(b'-');
+    }
+    out.push(digits[0]);
+    out.push(b'.');
+    out.extend_from_slice(&digits[1..]);
+    out.push(b'e');
+    push_integer(out, i128::from(exp) - 1);
+}
+
+/// Appends the decimal digits of `v` (with `-` if negative), as `v.to_string()` writes them.
+fn push_integer(out: &mut Vec<u8>, v: i128) {
+    if v < 0 {
+        out.push(b'-');
+    }
+    let mut magnitude = v.unsigned_abs();
+    let mut digits = [0u8; 40];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (magnitude % 10) as u8;
+        magnitude /= 10;
+        if magnitude == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
 }
 
 #[cfg(test)]
@@ -288,9 +421,11 @@ mod tests {
         for digits in [2, 3, 17, 20, 39, 40, 41] {
             for round in [Round::Down, Round::Up] {
                 if let Some(got) = directed_digits(x, digits, round) {
+                    let sign = if got.negative { "-" } else { "" };
+                    let text = std::str::from_utf8(got.digits()).unwrap();
                     let expected = mpfr_digits(x, digits, round);
                     assert_eq!(
-                        got,
+                        (format!("{sign}{text}"), got.exp),
                         expected,
                         "x = {x:?} (prec {}), {digits} digits, {round:?}",
                         x.prec()
@@ -302,16 +437,15 @@ mod tests {
         handled
     }
 
-    /// The digits and exponent are MPFR's `mpfr_get_str`'s, in both directions and for both
-    /// signs, at 2 to 41 digits: random mantissas of every precision up to 130 bits over
-    /// binary exponents ±1400 (most of them handled here, the rest left to MPFR), powers of ten
-    /// and their neighbours (exact ones, with no rounding, and rounded at 53 to 128 bits), runs
-    /// of nines that carry into the next power of ten, small integers and halves, f64 extremes.
-    #[test]
-    fn digits_match_mpfr() {
-        widen_exponent_range();
+    /// Random mantissas of every precision up to 130 bits over binary exponents ±1400, powers
+    /// of ten and their neighbours (exact ones, with no rounding, and rounded at 53 to 128
+    /// bits), runs of nines that carry into the next power of ten, small integers and halves,
+    /// f64 extremes, and numbers whose decimal expansion ends at the 39th to 42nd significant
+    /// digit (odd `M < 2^128` over `2^s`: the digits of `M·5^s`, the last one a 5), so that the
+    /// 41st digit is the last nonzero one or there is none: exact bounds and bounds a single
+    /// digit away from exact.
+    fn test_values() -> Vec<Float> {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
-        let mut handled = 0usize;
         let mut values = Vec::new();
         for _ in 0..20_000 {
             let prec = rng.gen_range(2..=130);
@@ -361,6 +495,31 @@ mod tests {
         ] {
             values.push(Float::with_val(53, v));
         }
+        let mut ending = 0;
+        while ending < 4000 {
+            let bits = rng.gen_range(1..=128u32);
+            let m = (rng.gen::<u128>() >> (128 - bits)) | 1 | (1 << (bits - 1));
+            let s = rng.gen_range(0..=60u32);
+            let digits = (rug::Integer::from(m) * rug::Integer::from(5).pow(s))
+                .to_string()
+                .len();
+            if (39..=42).contains(&digits) {
+                let x = Float::with_val(128, m) >> s;
+                values.push(x);
+                ending += 1;
+            }
+        }
+        values
+    }
+
+    /// The digits and exponent are MPFR's `mpfr_get_str`'s, in both directions and for both
+    /// signs, at 2 to 41 digits, on [`test_values`] (most of them handled here, the rest left
+    /// to MPFR).
+    #[test]
+    fn digits_match_mpfr() {
+        widen_exponent_range();
+        let values = test_values();
+        let mut handled = 0usize;
         let total = values.len();
         for x in values {
             handled += check(&x);
@@ -373,5 +532,88 @@ mod tests {
             "only {handled} handled of {}",
             total * 28
         );
+    }
+
+    /// [`push_decimal`]'s text is MPFR's `mpfr_get_str` digits laid out as `d1.d2…e(exp-1)`
+    /// (formatted here independently), at 1 to 60 digits and in both directions, for both signs
+    /// of [`test_values`], MPFR's exponent extremes, infinities and zeros.
+    #[test]
+    fn text_is_mpfr_digits_laid_out() {
+        widen_exponent_range();
+        let mut values = test_values();
+        let mut tiny = Float::with_val(64, 1);
+        tiny >>= 4_000_000_000u32;
+        values.push(tiny.clone());
+        values.push(Float::with_val(64, 1) / &tiny);
+        for x in values {
+            for x in [x.clone(), Float::with_val(x.prec(), -&x)] {
+                for digits in [1, 2, 3, 17, 40, 41, 60] {
+                    for round in [Round::Down, Round::Up] {
+                        let (mantissa, exp) = mpfr_digits(&x, digits.max(2), round);
+                        let (sign, d) = match mantissa.strip_prefix('-') {
+                            Some(d) => ("-", d),
+                            None => ("", mantissa.as_str()),
+                        };
+                        let expected = format!("{sign}{}.{}e{}", &d[..1], &d[1..], exp - 1);
+                        let mut got = Vec::new();
+                        push_decimal(&x, digits, round, &mut got);
+                        assert_eq!(String::from_utf8(got).unwrap(), expected, "x = {x:?}");
+                    }
+                }
+            }
+        }
+        for (x, text) in [
+            (Float::with_val(53, f64::INFINITY), "inf"),
+            (Float::with_val(53, f64::NEG_INFINITY), "-inf"),
+            (Float::with_val(53, 0.0), "0"),
+            (Float::with_val(53, -0.0), "0"),
+        ] {
+            for round in [Round::Down, Round::Up] {
+                let mut got = b"prefix ".to_vec();
+                push_decimal(&x, 40, round, &mut got);
+                assert_eq!(got, format!("prefix {text}").as_bytes());
+            }
+        }
+    }
+
+    #[test]
+    fn decimal_exponents_are_written_as_to_string_writes_them() {
+        for v in [
+            0i128,
+            1,
+            -1,
+            9,
+            10,
+            -10,
+            99,
+            100,
+            -2171472421,
+            i128::from(i64::MAX),
+            i128::from(i64::MIN),
+            i128::MAX,
+            i128::MIN,
+        ] {
+            let mut out = Vec::new();
+            push_integer(&mut out, v);
+            assert_eq!(out, v.to_string().as_bytes());
+        }
+    }
+
+    /// The 19-digit chunks are `format!("{:019}")`'s, on chunk boundaries, powers of ten and
+    /// their neighbours and random values.
+    #[test]
+    fn nineteen_digit_chunks() {
+        let mut rng = ChaCha8Rng::seed_from_u64(19);
+        let mut values = vec![0u64, 9_999_999_999_999_999_999];
+        for k in 0..19 {
+            let p = 10u64.pow(k);
+            values.extend([p - 1, p, p + 1]);
+        }
+        values.extend((0..100_000).map(|_| rng.gen_range(0..10_000_000_000_000_000_000u64)));
+        for v in values {
+            let mut out = [0u8; 19];
+            write_19(v, &mut out);
+            assert_eq!(std::str::from_utf8(&out).unwrap(), format!("{v:019}"));
+        }
     }
 }

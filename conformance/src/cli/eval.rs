@@ -27,7 +27,8 @@
 //!   run lasts over a second.
 use super::io::{self, CliError};
 use super::CliResult;
-use crate::csv_io::{format_shortest, ArgumentReader, InputError};
+use crate::csv_io::{format_shortest, push_shortest, ArgumentReader, InputError};
+use crate::csv_row;
 use crate::decimal::{self, DIGITS};
 use crate::function::Function;
 use crate::oracle::{self, Engine};
@@ -112,7 +113,7 @@ fn eval_stream_with_progress(
     function: Function,
     engine: Engine,
     input: impl BufRead,
-    output: impl Write,
+    mut output: impl Write,
     progress: &mut io::Progress,
 ) -> Result<u64, CliError> {
     if engine == Engine::Fast && !oracle::fast_has(function) {
@@ -125,17 +126,21 @@ fn eval_stream_with_progress(
     let reserved: Vec<&str> = appended.iter().map(String::as_str).collect();
     let mut reader = ArgumentReader::new(input, function, &[], &reserved)
         .map_err(|e| CliError::Message(e.to_string()))?;
-    let mut writer = csv::WriterBuilder::new().from_writer(output);
-    let header = reader
+    // The text written and not yet handed to `output` (whole rows only).
+    let mut text = Vec::with_capacity(WRITE_CHUNK + 4096);
+    let header: Vec<&str> = reader
         .headers()
         .iter()
         .map(String::as_str)
-        .chain(reserved.iter().copied());
-    writer.write_record(header).map_err(io::csv_stdout_error)?;
+        .chain(reserved.iter().copied())
+        .collect();
+    csv_row::push_fields(&mut text, &header);
+    text.push(b'\n');
     let mut rows = 0u64;
     // The batch's rows; their buffers are reused from batch to batch (`filled` of them hold
-    // the current batch), so that reading a row allocates nothing once they have grown.
-    let mut slots: Vec<(u64, Vec<f64>, Vec<String>)> = Vec::with_capacity(BATCH);
+    // the current batch), so that reading and writing a row allocates nothing once they have
+    // grown.
+    let mut slots: Vec<Slot> = Vec::with_capacity(BATCH);
     loop {
         let mut filled = 0usize;
         let mut read_error = None;
@@ -143,12 +148,13 @@ fn eval_stream_with_progress(
             match reader.next_row() {
                 Ok(Some(row)) => {
                     if filled == slots.len() {
-                        slots.push((0, Vec::new(), Vec::new()));
+                        slots.push(Slot::default());
                     }
                     let slot = &mut slots[filled];
-                    slot.0 = row.line;
-                    slot.1 = row.args;
-                    copy_fields(&mut slot.2, reader.record());
+                    slot.line = row.line;
+                    slot.args = row.args;
+                    slot.row.clear();
+                    csv_row::push_fields(&mut slot.row, reader.record());
                     filled += 1;
                 }
                 Ok(None) => break,
@@ -158,83 +164,95 @@ fn eval_stream_with_progress(
                 }
             }
         }
-        let batch = &slots[..filled];
-        let results: Vec<Result<Vec<String>, (Option<String>, String)>> = batch
-            .par_iter()
-            .map(|(_, args, _)| evaluate(function, engine, args))
-            .collect();
+        let batch = &mut slots[..filled];
+        batch
+            .par_iter_mut()
+            .for_each(|slot| slot.failure = evaluate_into(function, engine, slot).err());
         // Write in input order up to the first failure; an evaluation failure comes before the
         // read error after the batch.
         let mut failure = read_error;
-        for ((line, _, record), result) in batch.iter().zip(results) {
-            match result {
-                Ok(fields) => {
-                    let all = record.iter().chain(&fields).map(String::as_str);
-                    writer.write_record(all).map_err(io::csv_stdout_error)?;
-                    rows += 1;
-                }
-                Err((column, reason)) => {
-                    failure = Some(InputError {
-                        line: *line,
-                        column,
-                        reason,
-                    });
-                    break;
-                }
+        for slot in batch.iter_mut() {
+            if let Some((column, reason)) = slot.failure.take() {
+                failure = Some(InputError {
+                    line: slot.line,
+                    column,
+                    reason,
+                });
+                break;
+            }
+            text.extend_from_slice(&slot.row);
+            rows += 1;
+            if text.len() >= WRITE_CHUNK {
+                output.write_all(&text).map_err(io::stdout_error)?;
+                text.clear();
             }
         }
-        progress.advance(batch.len() as u64);
+        progress.advance(filled as u64);
         if let Some(error) = failure {
-            writer.flush().map_err(io::stdout_error)?;
+            output.write_all(&text).map_err(io::stdout_error)?;
+            output.flush().map_err(io::stdout_error)?;
             return Err(CliError::Message(format!(
                 "{error} ({rows} row{} before it written)",
                 if rows == 1 { "" } else { "s" }
             )));
         }
-        if batch.len() < BATCH {
+        if filled < BATCH {
             break;
         }
     }
-    writer.flush().map_err(io::stdout_error)?;
+    output.write_all(&text).map_err(io::stdout_error)?;
+    output.flush().map_err(io::stdout_error)?;
     Ok(rows)
 }
 
-/// `to` becomes a copy of `from`, reusing the strings `to` holds.
-fn copy_fields(to: &mut Vec<String>, from: &[String]) {
-    to.truncate(from.len());
-    let kept = to.len();
-    for (t, f) in to.iter_mut().zip(from) {
-        t.clone_from(f);
-    }
-    to.extend(from[kept..].iter().cloned());
+/// Bytes of whole rows gathered before they are handed to the output.
+const WRITE_CHUNK: usize = 1 << 16;
+
+/// One row of a batch: where it was read, its arguments, and its output text.
+#[derive(Default)]
+struct Slot {
+    line: u64,
+    args: Vec<f64>,
+    /// The input's fields as CSV, then (after [`evaluate_into`]) the appended columns and the
+    /// line end.
+    row: Vec<u8>,
+    /// The column and reason of a failure.
+    failure: Option<(Option<String>, String)>,
 }
 
-/// The output fields of one row, or the column and reason of a failure.
-fn evaluate(
+/// Appends the output fields of one row (each after a comma) and the line end to `slot.row`,
+/// or gives the column and reason of a failure. The fields are numbers (digits, `.`, `e`, `-`,
+/// `inf`, `NaN`), which CSV never quotes.
+fn evaluate_into(
     function: Function,
     engine: Engine,
-    args: &[f64],
-) -> Result<Vec<String>, (Option<String>, String)> {
+    slot: &mut Slot,
+) -> Result<(), (Option<String>, String)> {
+    let row = &mut slot.row;
     match engine {
         Engine::Reference => {
             let results =
-                oracle::reference_all(function, args).map_err(|e| (e.column, e.message))?;
-            Ok(results
-                .iter()
-                .flat_map(|c| {
-                    [
-                        format_shortest(c.value),
-                        decimal::lower(c, DIGITS),
-                        decimal::upper(c, DIGITS),
-                    ]
-                })
-                .collect())
+                oracle::reference_all(function, &slot.args).map_err(|e| (e.column, e.message))?;
+            for c in &results {
+                row.push(b',');
+                push_shortest(c.value, row);
+                row.push(b',');
+                decimal::push_lower(c, DIGITS, row);
+                row.push(b',');
+                decimal::push_upper(c, DIGITS, row);
+            }
         }
         Engine::Fast => {
-            let values = oracle::fast_checked(function, args).map_err(|e| (e.column, e.message))?;
-            Ok(values.into_iter().map(format_shortest).collect())
+            let values =
+                oracle::fast_checked(function, &slot.args).map_err(|e| (e.column, e.message))?;
+            for value in values {
+                row.push(b',');
+                push_shortest(value, row);
+            }
         }
     }
+    row.push(b'\n');
+    Ok(())
 }
 
 /// The built-in example: MATH.md's public sanity values and a few tail cases, as an aligned
