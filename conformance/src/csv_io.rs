@@ -7,6 +7,7 @@ use crate::cli::io::{describe_size, read_line_capped, LineRead, MAX_RECORD_BYTES
 use crate::function::Function;
 use std::fmt;
 use std::io::BufRead;
+use std::ops::Range;
 
 /// What was wrong with the input, and where. Lines are counted from 1, as an editor shows them.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,6 +65,8 @@ pub struct ArgumentReader<R: BufRead> {
     extra_names: Vec<&'static str>,
     extra_index: Vec<usize>,
     record: Vec<String>,
+    /// For a plain record read by [`ArgumentReader::next_row_into`]: where each field ends.
+    ends: Vec<usize>,
     check_domain: bool,
 }
 
@@ -79,7 +82,7 @@ impl<R: BufRead> ArgumentReader<R> {
     ) -> Result<Self, InputError> {
         let mut lines = RecordLines::new(input);
         let mut headers = Vec::new();
-        let Some(header_line) = lines.next_record(&mut headers)? else {
+        let Some(header_line) = lines.next_record(&mut headers, true)? else {
             return Err(InputError {
                 line: lines.line.max(1),
                 column: None,
@@ -142,6 +145,7 @@ impl<R: BufRead> ArgumentReader<R> {
             extra_names: extras.to_vec(),
             extra_index,
             record: Vec::new(),
+            ends: Vec::new(),
             check_domain: true,
         })
     }
@@ -165,24 +169,83 @@ impl<R: BufRead> ArgumentReader<R> {
 
     /// The next row, `None` at the end of the input.
     pub fn next_row(&mut self) -> Result<Option<Row>, InputError> {
-        let Some(line) = self.lines.next_record(&mut self.record)? else {
+        let mut args = Vec::with_capacity(self.arg_index.len());
+        let mut extras = Vec::with_capacity(self.extra_index.len());
+        let Some(line) = self.read_row(true, &mut args, &mut extras)? else {
             return Ok(None);
         };
-        if self.record.len() != self.headers.len() {
+        Ok(Some(Row { line, args, extras }))
+    }
+
+    /// The next row as [`ArgumentReader::next_row`] reads it (the same rows, values and errors),
+    /// into the caller's reused vectors: its arguments into `args`, its extra columns into
+    /// `extras`; returns its line, `None` at the end of the input. Its fields are then
+    /// [`ArgumentReader::fields`] ([`ArgumentReader::record`] is not kept up to date).
+    ///
+    /// A plain record — one ASCII line without `"` or `\r` — is not split into strings: its fields
+    /// are the pieces between its commas, which is what the splitting of an unquoted record
+    /// gives, and its text is left where it was read ([`Fields::Plain`]).
+    pub fn next_row_into(
+        &mut self,
+        args: &mut Vec<f64>,
+        extras: &mut Vec<f64>,
+    ) -> Result<Option<u64>, InputError> {
+        self.read_row(false, args, extras)
+    }
+
+    /// The fields of the row most recently returned by [`ArgumentReader::next_row_into`].
+    pub fn fields(&self) -> Fields<'_> {
+        match self.lines.plain.clone() {
+            Some(range) => Fields::Plain(self.lines.text(range)),
+            None => Fields::Split(&self.record),
+        }
+    }
+
+    /// Reads the next record (split into [`ArgumentReader::record`] always if `split`, else only
+    /// if it is not plain), checks its field count, parses its arguments (checked against the
+    /// domain) and extras; returns its line.
+    fn read_row(
+        &mut self,
+        split: bool,
+        args: &mut Vec<f64>,
+        extras: &mut Vec<f64>,
+    ) -> Result<Option<u64>, InputError> {
+        let Some(line) = self.lines.next_record(&mut self.record, split)? else {
+            return Ok(None);
+        };
+        args.clear();
+        extras.clear();
+        let count = match self.lines.plain.clone() {
+            Some(range) => {
+                // The fields' ends in the record (as offsets into it): the commas, then its end.
+                let text = self.lines.text(range);
+                self.ends.clear();
+                self.ends.extend(
+                    text.iter()
+                        .copied()
+                        .enumerate()
+                        .filter(|&(_, b)| b == b',')
+                        .map(|(i, _)| i),
+                );
+                self.ends.push(text.len());
+                self.ends.len()
+            }
+            None => self.record.len(),
+        };
+        if count != self.headers.len() {
             return Err(InputError {
                 line,
                 column: None,
                 reason: format!(
                     "expected {} fields (as in the header), found {}",
                     self.headers.len(),
-                    self.record.len()
+                    count
                 ),
             });
         }
         let columns = self.function.input_columns();
-        let mut args = Vec::with_capacity(columns.len());
         for (&index, &name) in self.arg_index.iter().zip(columns) {
-            let value = parse_number(&self.record[index]).map_err(|reason| InputError {
+            let value = parse_number(self.field(index)).map_err(|reason| InputError {
                 line,
                 column: Some(name.to_string()),
                 reason,
@@ -191,24 +254,50 @@ impl<R: BufRead> ArgumentReader<R> {
         }
         if self.check_domain {
             self.function
-                .check_domain(&args)
+                .check_domain(args)
                 .map_err(|(index, reason)| InputError {
                     line,
                     column: Some(columns[index].to_string()),
                     reason,
                 })?;
         }
-        let mut extras = Vec::with_capacity(self.extra_index.len());
         for (&index, &name) in self.extra_index.iter().zip(&self.extra_names) {
-            let value = parse_number(&self.record[index]).map_err(|reason| InputError {
+            let value = parse_number(self.field(index)).map_err(|reason| InputError {
                 line,
                 column: Some(name.to_string()),
                 reason,
             })?;
             extras.push(value);
         }
-        Ok(Some(Row { line, args, extras }))
+        Ok(Some(line))
     }
+
+    /// Field `index` of the record just read (its count checked).
+    fn field(&self, index: usize) -> &str {
+        match self.lines.plain.clone() {
+            Some(range) => {
+                let text = self.lines.text(range);
+                let start = if index == 0 {
+                    0
+                } else {
+                    self.ends[index - 1] + 1
+                };
+                // A plain record is ASCII: the conversion cannot fail.
+                std::str::from_utf8(&text[start..self.ends[index]]).unwrap_or_default()
+            }
+            None => &self.record[index],
+        }
+    }
+}
+
+/// The fields of a record (see [`ArgumentReader::fields`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Fields<'a> {
+    /// The text of a record of one ASCII line without `"` or `\r`: its fields are the pieces
+    /// between its commas (none of them contains a quote or a line end).
+    Plain(&'a [u8]),
+    /// The record's fields, unquoted.
+    Split(&'a [String]),
 }
 
 /// Splits a `BufRead` into CSV records, counting lines. A record (with the lines it spans inside
@@ -218,6 +307,8 @@ struct RecordLines<R: BufRead> {
     /// Lines consumed so far.
     line: u64,
     bytes: Vec<u8>,
+    /// Where the last record's text lies in `bytes` when it was left unsplit (plain).
+    plain: Option<Range<usize>>,
 }
 
 impl<R: BufRead> RecordLines<R> {
@@ -226,11 +317,24 @@ impl<R: BufRead> RecordLines<R> {
             input,
             line: 0,
             bytes: Vec::new(),
+            plain: None,
         }
     }
 
+    /// The text of the last record (ASCII, checked when it was read) at `range`.
+    fn text(&self, range: Range<usize>) -> &[u8] {
+        &self.bytes[range]
+    }
+
     /// Reads the next record into `fields`; returns the line it starts on, `None` at the end.
-    fn next_record(&mut self, fields: &mut Vec<String>) -> Result<Option<u64>, InputError> {
+    /// Unless `split`, a plain record (one ASCII line without `"` or `\r`) is not split: `plain` is
+    /// then its range in `bytes`.
+    fn next_record(
+        &mut self,
+        fields: &mut Vec<String>,
+        split: bool,
+    ) -> Result<Option<u64>, InputError> {
+        self.plain = None;
         loop {
             self.bytes.clear();
             let start = self.line + 1;
@@ -284,9 +388,26 @@ impl<R: BufRead> RecordLines<R> {
                     }
                 }
             }
-            let record = without_bom(&self.bytes, start);
-            let record = record.strip_suffix(b"\n").unwrap_or(record);
-            let record = record.strip_suffix(b"\r").unwrap_or(record);
+            let begin = self.bytes.len() - without_bom(&self.bytes, start).len();
+            let mut end = self.bytes.len();
+            if self.bytes[begin..end].ends_with(b"\n") {
+                end -= 1;
+            }
+            if self.bytes[begin..end].ends_with(b"\r") {
+                end -= 1;
+            }
+            let record = &self.bytes[begin..end];
+            if !split && quotes == 0 && record.is_ascii() && !record.contains(&b'\r') {
+                // What the general path below decides from `trim_start`: blank (only white
+                // space) or a comment (`#` first after white space) is skipped.
+                match record.iter().find(|&&b| !is_white_space(b)) {
+                    None | Some(b'#') => continue,
+                    Some(_) => {
+                        self.plain = Some(begin..end);
+                        return Ok(Some(start));
+                    }
+                }
+            }
             let record = std::str::from_utf8(record).map_err(|e| InputError {
                 line: start
                     + record[..e.valid_up_to()]
@@ -308,6 +429,12 @@ impl<R: BufRead> RecordLines<R> {
             return Ok(Some(start));
         }
     }
+}
+
+/// The ASCII bytes that are white space to `str::trim_start` (Unicode's `White_Space`:
+/// tab, line feed, vertical tab, form feed, carriage return and space).
+fn is_white_space(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r' | b' ')
 }
 
 /// `bytes` without a UTF-8 byte-order mark (as some spreadsheet programs write) when they are the
@@ -856,5 +983,64 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The white space of the plain path's blank and comment test is `str::trim_start`'s.
+    #[test]
+    fn ascii_white_space_is_trims() {
+        for b in 0u8..128 {
+            assert_eq!(is_white_space(b), char::from(b).is_whitespace(), "{b}");
+        }
+    }
+
+    /// Which records `next_row_into` leaves unsplit (one ASCII line without `"` or `\r`) and
+    /// which it hands to the general path, and that both give `next_row`'s rows and fields:
+    /// quoted fields, a quote inside a field, a lone `\r`, CRLF, non-ASCII text, a byte-order
+    /// mark, blank lines of spaces, tabs, vertical tabs and form feeds, indented comments.
+    #[test]
+    fn plain_records_and_the_records_handed_back() {
+        let input = "\u{feff}id,mu,sigma,y\r\n\
+                     a,0,1,0\r\n\
+                     \"q,1\",0,1,0\n\
+                     b\"\"c,0,1,0\n\
+                     d\re,0,1,0\n\
+                     é,0,1,0\n\
+                     \u{b}\u{c} \t\n\
+                     \t # comment, \"odd\n\
+                     ,0, 1 ,2e-3\n\
+                     x,1e400,1,0\n";
+        let expected_plain = [true, false, false, false, false, true];
+        let mut general = reader(input, Function::Ei).unwrap();
+        let mut plain = reader(input, Function::Ei).unwrap();
+        let (mut args, mut extras) = (Vec::new(), Vec::new());
+        for expected in expected_plain {
+            let row = general.next_row().unwrap().unwrap();
+            let line = plain
+                .next_row_into(&mut args, &mut extras)
+                .unwrap()
+                .unwrap();
+            assert_eq!((row.line, &row.args), (line, &args));
+            match plain.fields() {
+                Fields::Plain(text) => {
+                    assert!(expected, "line {line} read as plain");
+                    let pieces: Vec<&[u8]> = text.split(|&b| b == b',').collect();
+                    let fields: Vec<&[u8]> =
+                        general.record().iter().map(|f| f.as_bytes()).collect();
+                    assert_eq!(pieces, fields);
+                }
+                Fields::Split(fields) => {
+                    assert!(!expected, "line {line} split");
+                    assert_eq!(fields, general.record());
+                }
+            }
+        }
+        let error = general.next_row().unwrap_err();
+        assert_eq!(
+            plain.next_row_into(&mut args, &mut extras).unwrap_err(),
+            error
+        );
+        assert!(error
+            .to_string()
+            .starts_with("line 10, column `mu`: `1e400` overflows"));
     }
 }

@@ -9,10 +9,11 @@
 //! (`PBGI_PROPTEST_SEED` replays one); `PBGI_FUZZ_CASES` scales the case counts.
 mod common;
 
-use pbgi_conformance::cli::eval::eval_stream;
-use pbgi_conformance::csv_io::{format_shortest, ArgumentReader, InputError};
+use pbgi_conformance::cli::eval::{appended_columns, eval_stream, BATCH};
+use pbgi_conformance::csv_io::{format_shortest, ArgumentReader, Fields, InputError};
+use pbgi_conformance::decimal::{self, DIGITS};
 use pbgi_conformance::function::Function;
-use pbgi_conformance::oracle::{fast_has, Engine};
+use pbgi_conformance::oracle::{self, fast_has, Engine};
 use proptest::prelude::*;
 
 /// `default` cases, or `default × PBGI_FUZZ_CASES / 100` (a percentage) when set.
@@ -89,6 +90,158 @@ fn assert_eval_stream_is_sound(bytes: &[u8], function: Function) {
             .unwrap_or_else(|| panic!("the error names no line: {message}"));
         assert!(line >= 1 && line <= line_count(bytes), "{message}");
     }
+}
+
+/// Reads `bytes` with [`ArgumentReader::next_row`] and, beside it, with
+/// [`ArgumentReader::next_row_into`] (the reader of `pbgi eval`, which leaves plain records
+/// unsplit): the same rows, lines, values and errors, and the same fields — a plain record's
+/// pieces between commas are the split record's fields.
+fn assert_row_readers_agree(bytes: &[u8], function: Function, extras: bool) {
+    let extra: &[&'static str] = if extras { &["value"] } else { &[] };
+    let (general, plain) = (
+        ArgumentReader::new(bytes, function, extra, &["lower"]),
+        ArgumentReader::new(bytes, function, extra, &["lower"]),
+    );
+    let (mut general, mut plain) = match (general, plain) {
+        (Ok(g), Ok(p)) => (g, p),
+        (Err(g), Err(p)) => return assert_eq!(g, p),
+        _ => panic!("one header read failed, the other not"),
+    };
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let (mut args, mut extra_values) = (vec![f64::NAN; 2], vec![f64::NAN]);
+    loop {
+        match (
+            general.next_row(),
+            plain.next_row_into(&mut args, &mut extra_values),
+        ) {
+            (Ok(Some(row)), Ok(Some(line))) => {
+                assert_eq!(row.line, line);
+                assert_eq!(bits(&row.args), bits(&args));
+                assert_eq!(bits(&row.extras), bits(&extra_values));
+                match plain.fields() {
+                    Fields::Plain(text) => {
+                        let pieces: Vec<&[u8]> = text.split(|&b| b == b',').collect();
+                        let fields: Vec<&[u8]> =
+                            general.record().iter().map(|f| f.as_bytes()).collect();
+                        assert_eq!(pieces, fields);
+                        assert!(text.is_ascii() && !text.contains(&b'"') && !text.contains(&b'\r'));
+                    }
+                    Fields::Split(fields) => assert_eq!(fields, general.record()),
+                }
+            }
+            (Ok(None), Ok(None)) => return,
+            (Err(g), Err(p)) => return assert_eq!(g, p),
+            (g, p) => panic!("the readers disagree: {g:?} against {p:?}"),
+        }
+    }
+}
+
+/// `pbgi eval` as it was written before its rows were written as bytes: rows read with
+/// [`ArgumentReader::next_row`] and [`ArgumentReader::record`], the fields of each row formed as
+/// strings ([`format_shortest`], [`decimal::lower`], [`decimal::upper`]) and written with the
+/// `csv` crate's writer. Kept as the oracle of [`eval_stream`]'s bytes and errors.
+fn eval_stream_by_strings(
+    function: Function,
+    engine: Engine,
+    input: &[u8],
+    output: &mut Vec<u8>,
+) -> Result<u64, String> {
+    let appended = appended_columns(function, engine);
+    let reserved: Vec<&str> = appended.iter().map(String::as_str).collect();
+    let mut reader =
+        ArgumentReader::new(input, function, &[], &reserved).map_err(|e| e.to_string())?;
+    let mut writer = csv::WriterBuilder::new().from_writer(output);
+    let header = reader
+        .headers()
+        .iter()
+        .map(String::as_str)
+        .chain(reserved.iter().copied());
+    writer.write_record(header).unwrap();
+    let mut rows = 0u64;
+    loop {
+        let mut batch = Vec::new();
+        let mut failure = None;
+        while batch.len() < BATCH {
+            match reader.next_row() {
+                Ok(Some(row)) => batch.push((row.line, row.args, reader.record().to_vec())),
+                Ok(None) => break,
+                Err(error) => {
+                    failure = Some(error);
+                    break;
+                }
+            }
+        }
+        let count = batch.len();
+        let mut evaluation_failure = None;
+        for (line, args, record) in batch {
+            let fields: Result<Vec<String>, (Option<String>, String)> = match engine {
+                Engine::Reference => oracle::reference_all(function, &args)
+                    .map(|results| {
+                        results
+                            .iter()
+                            .flat_map(|c| {
+                                [
+                                    format_shortest(c.value),
+                                    decimal::lower(c, DIGITS),
+                                    decimal::upper(c, DIGITS),
+                                ]
+                            })
+                            .collect()
+                    })
+                    .map_err(|e| (e.column, e.message)),
+                Engine::Fast => oracle::fast_checked(function, &args)
+                    .map(|values| values.into_iter().map(format_shortest).collect())
+                    .map_err(|e| (e.column, e.message)),
+            };
+            match fields {
+                Ok(fields) => {
+                    writer.write_record(record.iter().chain(&fields)).unwrap();
+                    rows += 1;
+                }
+                Err((column, reason)) => {
+                    evaluation_failure = Some(InputError {
+                        line,
+                        column,
+                        reason,
+                    });
+                    break;
+                }
+            }
+        }
+        if let Some(error) = evaluation_failure.or(failure) {
+            writer.flush().unwrap();
+            return Err(format!(
+                "{error} ({rows} row{} before it written)",
+                if rows == 1 { "" } else { "s" }
+            ));
+        }
+        if count < BATCH {
+            break;
+        }
+    }
+    writer.flush().unwrap();
+    Ok(rows)
+}
+
+/// [`eval_stream`] writes the bytes and gives the error [`eval_stream_by_strings`] does, with
+/// the reference engine for EI (the 40-digit bounds) and the fast engine otherwise.
+fn assert_eval_is_eval_by_strings(bytes: &[u8], function: Function) {
+    let engine = if fast_has(function) && function != Function::Ei {
+        Engine::Fast
+    } else {
+        Engine::Reference
+    };
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    let outcome = eval_stream(function, engine, bytes, &mut ours).map_err(|e| e.to_string());
+    let expected = eval_stream_by_strings(function, engine, bytes, &mut theirs);
+    assert_eq!(outcome, expected, "{:?}", String::from_utf8_lossy(bytes));
+    assert_eq!(
+        String::from_utf8_lossy(&ours),
+        String::from_utf8_lossy(&theirs),
+        "{:?}",
+        String::from_utf8_lossy(bytes)
+    );
+    assert_eq!(ours, theirs);
 }
 
 fn function_strategy() -> impl Strategy<Value = Function> {
@@ -230,6 +383,8 @@ proptest! {
         if let Err(error) = read_all(&bytes, function, extras) {
             assert_names_a_place(&error, &bytes);
         }
+        assert_row_readers_agree(&bytes, function, extras);
+        assert_eval_is_eval_by_strings(&bytes, function);
     }
 }
 
@@ -249,6 +404,8 @@ proptest! {
             assert_names_a_place(&error, &bytes);
         }
         assert_eval_stream_is_sound(&bytes, function);
+        assert_row_readers_agree(&bytes, function, true);
+        assert_eval_is_eval_by_strings(&bytes, function);
     }
 }
 
@@ -377,5 +534,7 @@ proptest! {
             prop_assert_eq!(&reader.record()[note], text);
         }
         prop_assert_eq!(reader.next_row().unwrap(), None);
+        assert_row_readers_agree(&file.bytes, function, false);
+        assert_eval_is_eval_by_strings(&file.bytes, function);
     }
 }

@@ -27,7 +27,7 @@
 //!   run lasts over a second.
 use super::io::{self, CliError};
 use super::CliResult;
-use crate::csv_io::{format_shortest, push_shortest, ArgumentReader, InputError};
+use crate::csv_io::{format_shortest, push_shortest, ArgumentReader, Fields, InputError};
 use crate::csv_row;
 use crate::decimal::{self, DIGITS};
 use crate::function::Function;
@@ -137,6 +137,8 @@ fn eval_stream_with_progress(
     csv_row::push_fields(&mut text, &header);
     text.push(b'\n');
     let mut rows = 0u64;
+    // `eval` asks for no extra columns: this stays empty.
+    let mut no_extras = Vec::new();
     // The batch's rows; their buffers are reused from batch to batch (`filled` of them hold
     // the current batch), so that reading and writing a row allocates nothing once they have
     // grown.
@@ -145,16 +147,19 @@ fn eval_stream_with_progress(
         let mut filled = 0usize;
         let mut read_error = None;
         while filled < BATCH {
-            match reader.next_row() {
-                Ok(Some(row)) => {
-                    if filled == slots.len() {
-                        slots.push(Slot::default());
-                    }
-                    let slot = &mut slots[filled];
-                    slot.line = row.line;
-                    slot.args = row.args;
+            if filled == slots.len() {
+                slots.push(Slot::default());
+            }
+            let slot = &mut slots[filled];
+            match reader.next_row_into(&mut slot.args, &mut no_extras) {
+                Ok(Some(line)) => {
+                    slot.line = line;
                     slot.row.clear();
-                    csv_row::push_fields(&mut slot.row, reader.record());
+                    match reader.fields() {
+                        // The csv writer writes a plain record's fields as they are.
+                        Fields::Plain(text) => slot.row.extend_from_slice(text),
+                        Fields::Split(fields) => csv_row::push_fields(&mut slot.row, fields),
+                    }
                     filled += 1;
                 }
                 Ok(None) => break,
