@@ -1,4 +1,4 @@
-//! `exp(v)` rounded toward −∞ to `p ≤ 128` bits for `-16 < v < 0`, by 192-bit fixed-point
+//! `exp(v)` rounded toward −∞ to `p ≤ 128` bits (`p ≤ 192` for [`exp_neg_down`]) for `-16 < v < 0`, by 192-bit fixed-point
 //! arithmetic: MPFR's correctly rounded result, bit for bit, at a fraction of MPFR's cost, or
 //! `None` when the enclosure below does not decide the rounding (then MPFR computes it).
 //!
@@ -24,8 +24,7 @@
 //!
 //! Tested bit for bit against MPFR (`tests` below, `matches_mpfr_bit_for_bit`).
 
-use crate::short_float::Short;
-use crate::wide_float::Wide;
+use crate::wide_float::{Direction, Wide};
 use rug::float::Round;
 use rug::Float;
 use std::sync::OnceLock;
@@ -160,30 +159,9 @@ fn add_small(x: &mut U192, y: u64) -> Option<()> {
     add(x, &[y, 0, 0])
 }
 
-/// `RD_p(z·2^-F)` as a [`Short`] (`z > 0`; `None` if `z < 2^127`).
-fn round_down(z: &U192, p: u32) -> Option<Short> {
-    let top = if z[2] != 0 {
-        128 + 63 - z[2].leading_zeros()
-    } else if z[1] != 0 {
-        64 + 63 - z[1].leading_zeros()
-    } else {
-        return None;
-    };
-    // z ≥ 2^top; the mantissa is bits top-127..=top.
-    if top < 127 {
-        return None;
-    }
-    let shift = top - 127;
-    let wide = (u128::from(z[2]) << 64 | u128::from(z[1]), z[0]);
-    let m = if shift == 0 {
-        (wide.0 << 64) | u128::from(wide.1)
-    } else if shift < 64 {
-        (wide.0 << (64 - shift)) | (u128::from(wide.1) >> shift)
-    } else {
-        wide.0 >> (shift - 64)
-    };
-    let e = i64::from(top) + 1 - i64::from(F);
-    Short::from_parts(m, e).map(|s| s.truncate(p))
+/// `RD_p(z·2^-F)` (`z > 0`, `p ≤ 192`; `None` for `z = 0`).
+fn round_down(z: &U192, p: u32) -> Option<Wide> {
+    (*z != [0; 3]).then(|| Wide::from_integer(*z, -i64::from(F), p, Direction::Down))
 }
 
 /// `RD_p(exp(v))` (MPFR's `exp` rounded toward −∞, inexact) for `-16 < v < 0` with `v` of
@@ -207,10 +185,12 @@ pub(crate) fn exp_down(v: &Float, p: u32) -> Option<Float> {
     exp_of_fixed(&read_fixed(&limbs, n, exp)?, p).map(|lo| lo.to_float(p))
 }
 
-/// [`exp_down`] of `v = -a` for a [`Wide`] `a > 0` (the same decision on the same number:
-/// `RD_p(exp(-a))` as a [`Short`], or `None`).
-pub(crate) fn exp_neg_down(a: Wide, p: u32) -> Option<Short> {
-    if !(1..=128).contains(&p) || a.is_zero() {
+/// [`exp_down`] of `v = -a` for a [`Wide`] `a > 0`, and for target precisions up to 192:
+/// `RD_p(exp(-a))`, or `None` (for `p ≤ 128` the same decision on the same number as
+/// [`exp_down`]; beyond, the enclosure of step 4, a few units of `2^-188` wide around a value
+/// above `e^-16 > 2^-24`, decides all but about `2^(p-164)` of the roundings).
+pub(crate) fn exp_neg_down(a: Wide, p: u32) -> Option<Wide> {
+    if !(1..=192).contains(&p) || a.is_zero() {
         return None;
     }
     let (limbs, exp) = a.limbs();
@@ -219,7 +199,7 @@ pub(crate) fn exp_neg_down(a: Wide, p: u32) -> Option<Short> {
 
 /// `RD_p(exp(-a))` for `a = A·2^-F` (`A` the fixed-point number read by [`read_fixed`]), when the
 /// enclosure decides it.
-fn exp_of_fixed(a: &U192, p: u32) -> Option<Short> {
+fn exp_of_fixed(a: &U192, p: u32) -> Option<Wide> {
     let t = tables()?;
     let i = (a[2] >> (F - 128)) as usize;
     if i > MAX_INT {
@@ -334,7 +314,7 @@ mod tests {
         // The same decision and value from the three-limb form of -v.
         if let Some(a) = Wide::from_float(&Float::with_val(v.prec(), -v)) {
             assert_eq!(
-                exp_neg_down(a, p).map(|s| s.to_float(p)),
+                exp_neg_down(a, p).map(|w| w.to_float(p)),
                 exp_down(v, p),
                 "exp_neg_down({v:?}) at {p}"
             );
@@ -412,6 +392,38 @@ mod tests {
                 check(&w, 127);
             }
         }
+        // exp_neg_down beyond 128 bits: MPFR's RD_p(exp(-a)), inexact, wherever it answers.
+        let (mut answered, mut decidable) = (0, 0);
+        for k in 0..20_000 {
+            let prec = if k % 2 == 0 {
+                157
+            } else {
+                rng.gen_range(2..=192)
+            };
+            let p = rng.gen_range(129..=192);
+            let mut a = Float::with_val(prec, rng.gen_range(0.0..16.0f64));
+            a += Float::with_val(53, rng.gen::<f64>()) >> rng.gen_range(50..190u32);
+            if a.is_zero() || a >= 16 {
+                continue;
+            }
+            let neg = Float::with_val(prec, -&a);
+            let (expected, dir) = Float::with_val_round(p, neg.exp_ref(), Round::Down);
+            // Up to 150 bits, a read exactly (bits from 2^-188 up) decides nearly always.
+            let counted = p <= 150
+                && Wide::from_float(&a).unwrap().exponent().unwrap() - i64::from(prec) >= -188;
+            decidable += usize::from(counted);
+            if let Some(got) = exp_neg_down(Wide::from_float(&a).unwrap(), p) {
+                answered += usize::from(counted);
+                assert!(
+                    got.to_float(p) == expected && dir == std::cmp::Ordering::Less,
+                    "exp(-{a:?}) at {p}"
+                );
+            }
+        }
+        assert!(
+            answered * 100 > decidable * 99,
+            "answered {answered} of {decidable} beyond 128 bits"
+        );
         for v in [-15.999_999_999, -16.0, -16.5, -17.0, -1e3, 0.5, 1e-10] {
             check(&Float::with_val(131, v), 127);
         }

@@ -40,9 +40,14 @@ enum Method {
 }
 
 fn method(x: &Interval, p: u32) -> Method {
-    if let Some(n) = asymptotic_terms(&x.lo, p) {
+    method_from(log2_abs(&x.lo), x.hi <= TAYLOR_MAX, p)
+}
+
+/// [`method`] from `log2_abs(x.lo)` and whether `x.hi ≤ TAYLOR_MAX`.
+fn method_from(log2_x_lo: i64, taylor_reaches: bool, p: u32) -> Method {
+    if let Some(n) = asymptotic_terms(log2_x_lo, p) {
         Method::Asymptotic(n)
-    } else if x.hi <= TAYLOR_MAX {
+    } else if taylor_reaches {
         Method::Taylor
     } else {
         Method::ContinuedFraction
@@ -58,7 +63,11 @@ pub(crate) const TAYLOR_MAX: f64 = 6.0;
 /// (`log2(x/(2h(-x))) ≈ x²/(2 ln 2) + 3·log2(x) + 0.33`, 34.2 at `x = 6`). Only the width of the
 /// enclosures depends on it, never their soundness.
 fn working_precision(method: &Method, x: &Interval, p: u32) -> u32 {
-    let x = x.hi.to_f64();
+    working_precision_from(method, x.hi.to_f64(), p)
+}
+
+/// [`working_precision`] from `x.hi` rounded to the nearest f64.
+fn working_precision_from(method: &Method, x: f64, p: u32) -> u32 {
     if !matches!(method, Method::Taylor) || x <= 4.0 {
         return p + 24;
     }
@@ -67,9 +76,10 @@ fn working_precision(method: &Method, x: &Interval, p: u32) -> u32 {
 }
 
 /// Number of asymptotic terms (even) giving relative remainder below `2^-(p+4)` at `x`, if the
-/// series can reach that there (terms still shrinking by at least half).
-fn asymptotic_terms(x: &Float, p: u32) -> Option<u32> {
-    let log2_x2 = 2.0 * (log2_abs(x) as f64 - 1.0);
+/// series can reach that there (terms still shrinking by at least half); from
+/// `log2_x = log2_abs(x)`.
+fn asymptotic_terms(log2_x: i64, p: u32) -> Option<u32> {
+    let log2_x2 = 2.0 * (log2_x as f64 - 1.0);
     if log2_x2 < 8.0 {
         return None;
     }
@@ -178,9 +188,9 @@ fn taylor_sum_with(x: &Interval, wp: u32, short_loop: bool) -> Interval {
         })
         .flatten();
     'chunks: loop {
-        let done = with_odd_reciprocals(terms, wp, |reciprocals, short_reciprocals| {
+        let done = with_odd_reciprocals(terms, wp, |reciprocals, short_reciprocals, _| {
             if let Some((s_short, t_short, w)) = short.as_mut() {
-                let run = taylor_terms_short(
+                let run = taylor_terms(
                     s_short,
                     t_short,
                     *w,
@@ -265,16 +275,51 @@ fn taylor_upper_end(x: &Interval, s: &Float, t: Float, n: u32, wp: u32) -> Float
     hi
 }
 
-/// The loop of [`taylor_sum`] on [`Short`] floats (`wp ≤ 128`): the same stopping test and the
-/// same three operations rounded toward −∞ (`s += t`, `t ·= x.lo²`, `t ·= RD(1/(2n+3))`), which
-/// [`Short`] computes exactly as MPFR does. Returns whether the sum is complete (else the
-/// reciprocals ran out), or `None` if a reciprocal is not a [`Short`] (never for `wp ≤ 128`).
-fn taylor_terms_short(
-    s: &mut Short,
-    t: &mut Short,
-    w: Short,
+/// The operations of [`taylor_sum`]'s loop on integer floats that compute them exactly as MPFR
+/// does: [`Short`] (`wp ≤ 128`) and [`Wide`] (`wp ≤ 192`).
+trait TermFloat: Copy {
+    fn exponent(self) -> Option<i64>;
+    /// `RD_wp(self + o)`.
+    fn add_down(self, o: Self, wp: u32) -> Self;
+    /// `RD_wp(self·o)`.
+    fn mul_down(self, o: Self, wp: u32) -> Self;
+}
+
+impl TermFloat for Short {
+    fn exponent(self) -> Option<i64> {
+        Short::exponent(self)
+    }
+    fn add_down(self, o: Short, wp: u32) -> Short {
+        Short::add_down(self, o, wp)
+    }
+    fn mul_down(self, o: Short, wp: u32) -> Short {
+        Short::mul_down(self, o, wp)
+    }
+}
+
+impl TermFloat for Wide {
+    fn exponent(self) -> Option<i64> {
+        Wide::exponent(self)
+    }
+    fn add_down(self, o: Wide, wp: u32) -> Wide {
+        self.add(o, wp, Direction::Down)
+    }
+    fn mul_down(self, o: Wide, wp: u32) -> Wide {
+        self.mul(o, wp, Direction::Down)
+    }
+}
+
+/// The loop of [`taylor_sum`] on [`Short`] floats (`wp ≤ 128`) or [`Wide`] floats (`wp ≤ 192`):
+/// the same stopping test and the same three operations rounded toward −∞ (`s += t`,
+/// `t ·= x.lo²`, `t ·= RD(1/(2n+3))`), which these floats compute exactly as MPFR does. Returns
+/// whether the sum is complete (else the reciprocals ran out), or `None` if a reciprocal is not
+/// available in this form (never within the precisions above).
+fn taylor_terms<T: TermFloat>(
+    s: &mut T,
+    t: &mut T,
+    w: T,
     n: &mut u32,
-    reciprocals: &[Option<Short>],
+    reciprocals: &[Option<T>],
     ratio_small_from: f64,
     wp: u32,
 ) -> Option<bool> {
@@ -342,21 +387,22 @@ thread_local! {
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The cached reciprocals of one working precision, as MPFR floats and (for `wp ≤ 128`) the
-/// same numbers as [`Short`] floats, read once.
+/// The cached reciprocals of one working precision, as MPFR floats and (for `wp ≤ 128`,
+/// `wp ≤ 192`) the same numbers as [`Short`] and [`Wide`] floats, read once.
 struct OddReciprocals {
     wp: u32,
     floats: Vec<Float>,
     shorts: Vec<Option<Short>>,
+    wides: Vec<Option<Wide>>,
 }
 
-/// Runs `f` with the table `RD_wp(1/(2n+3))`, `n < terms`, as MPFR floats and as [`Short`]
-/// floats (`None` above 128 bits) (computed once per thread and precision; at most 16
-/// precisions are kept).
+/// Runs `f` with the table `RD_wp(1/(2n+3))`, `n < terms`, as MPFR floats, as [`Short`]
+/// floats (`None` above 128 bits) and as [`Wide`] floats (`None` above 192 bits) (computed once
+/// per thread and precision; at most 16 precisions are kept).
 fn with_odd_reciprocals<T>(
     terms: usize,
     wp: u32,
-    f: impl FnOnce(&[Float], &[Option<Short>]) -> T,
+    f: impl FnOnce(&[Float], &[Option<Short>], &[Option<Wide>]) -> T,
 ) -> T {
     ODD_RECIPROCALS.with(|cache| {
         let mut cache = cache.borrow_mut();
@@ -370,6 +416,7 @@ fn with_odd_reciprocals<T>(
                     wp,
                     floats: Vec::new(),
                     shorts: Vec::new(),
+                    wides: Vec::new(),
                 });
                 cache.len() - 1
             }
@@ -383,9 +430,14 @@ fn with_odd_reciprocals<T>(
             table
                 .shorts
                 .push((wp <= 128).then(|| Short::from_float(&r)).flatten());
+            table.wides.push(Wide::from_float(&r));
             table.floats.push(r);
         }
-        f(&table.floats[..terms], &table.shorts[..terms])
+        f(
+            &table.floats[..terms],
+            &table.shorts[..terms],
+            &table.wides[..terms],
+        )
     })
 }
 
@@ -432,16 +484,36 @@ fn taylor(x: &Interval, wp: u32) -> Interval {
 
 /// [`taylor`] on [`Wide`] floats (proof note §9b): [`taylor_sum`], [`phi`] and [`taylor_from`]
 /// as the same operations on the same operands with the same roundings and target precisions,
-/// each computed exactly as MPFR rounds it (`wide_float.rs`), so the same ends bit for bit.
-/// `None` (then the MPFR forms run) unless `wp ≤ 128`, `0 < x.lo` and both ends of `x` have at
+/// each computed exactly as MPFR rounds it (`wide_float.rs`), so the same ends bit for bit; the
+/// loop on [`Short`] floats for `wp ≤ 128`, on [`Wide`] floats up to 192 bits.
+/// `None` (then the MPFR forms run) unless `wp ≤ 192`, `0 < x.lo` and both ends of `x` have at
 /// most 192 bits, and wherever a step leaves what the integer forms cover (an `x` interval wide
 /// enough that the upper end's growth factor is not `1 + 2^(1-wp)`, an `exp` the fixed-point
 /// form does not decide, `x²` beyond an f64, …).
 fn taylor_wide(x: &Interval, wp: u32) -> Option<(Wide, Wide)> {
-    if wp > 128 {
+    taylor_wide_from(Wide::from_float(&x.lo)?, Wide::from_float(&x.hi)?, wp)
+}
+
+/// [`h_neg`] on [`Wide`] ends of `x` (`x_lo ≤ x_hi`) where it takes the Taylor form and
+/// [`taylor_wide`] answers: the same method and working precision `wp` (from the same
+/// quantities: `log2_abs(x.lo)`, `x.hi ≤ 6`, `x.hi` rounded to the nearest f64), hence the same
+/// enclosure, as `(lo, hi, wp)`; `None` otherwise.
+pub(crate) fn h_neg_wide(x_lo: Wide, x_hi: Wide, p: u32) -> Option<(Wide, Wide, u32)> {
+    let taylor_max = Wide::from_integer([TAYLOR_MAX as u64, 0, 0], 0, 64, Direction::Down);
+    let method = method_from(x_lo.exponent().unwrap_or(0), x_hi <= taylor_max, p);
+    if !matches!(method, Method::Taylor) {
         return None;
     }
-    let (x_lo, x_hi) = (Wide::from_float(&x.lo)?, Wide::from_float(&x.hi)?);
+    let wp = working_precision_from(&method, x_hi.to_f64_nearest()?, p);
+    let (lo, hi) = taylor_wide_from(x_lo, x_hi, wp)?;
+    Some((lo, hi, wp))
+}
+
+/// [`taylor_wide`] from the ends of `x`.
+fn taylor_wide_from(x_lo: Wide, x_hi: Wide, wp: u32) -> Option<(Wide, Wide)> {
+    if wp > 192 {
+        return None;
+    }
     if x_lo.is_zero() {
         return None;
     }
@@ -450,30 +522,31 @@ fn taylor_wide(x: &Interval, wp: u32) -> Option<(Wide, Wide)> {
     taylor_from_wide((x_lo, x_hi), s, f, wp)
 }
 
-/// [`taylor_sum`] on [`Wide`] floats (`0 < x_lo ≤ x_hi`, `wp ≤ 128`): the loop on [`Short`]
-/// floats as in [`taylor_sum_with`], `x.lo²`, `x.hi²` and the upper end as in
-/// [`taylor_upper_end`].
+/// [`taylor_sum`] on [`Wide`] floats (`0 < x_lo ≤ x_hi`, `wp ≤ 192`): the loop as in
+/// [`taylor_sum_with`] (on [`Short`] floats for `wp ≤ 128`), `x.lo²`, `x.hi²` and the upper end
+/// as in [`taylor_upper_end`].
 fn taylor_sum_wide(x_lo: Wide, x_hi: Wide, wp: u32) -> Option<(Wide, Wide)> {
     use Direction::{Down, Up};
-    let w_lo = x_lo.mul(x_lo, wp, Down).to_short()?;
+    let w_lo = x_lo.mul(x_lo, wp, Down);
     // MPFR's RU_53(RU_64(x.hi²)).
     let ratio_small_from = (2.0 * x_hi.mul(x_hi, 64, Up).to_f64_up()?).ceil();
-    let (mut s, mut t, mut n) = (Short::ZERO, x_lo.round(wp, Down).to_short()?, 0u32);
-    let mut terms = (wp as usize / 2).max(64);
-    while !with_odd_reciprocals(terms, wp, |_, reciprocals| {
-        taylor_terms_short(
-            &mut s,
-            &mut t,
-            w_lo,
-            &mut n,
-            reciprocals,
+    let t = x_lo.round(wp, Down);
+    let (s, t, n) = if wp <= 128 {
+        // The loop on two-limb floats (§4.1b).
+        let (s, t, n) = taylor_loop(
+            Short::ZERO,
+            t.to_short()?,
+            w_lo.to_short()?,
             ratio_small_from,
             wp,
-        )
-    })? {
-        terms *= 2;
-    }
-    let (s, t) = (Wide::from_short(s), Wide::from_short(t));
+            |_, shorts, _| shorts,
+        )?;
+        (Wide::from_short(s), Wide::from_short(t), n)
+    } else {
+        taylor_loop(Wide::ZERO, t, w_lo, ratio_small_from, wp, |_, _, wides| {
+            wides
+        })?
+    };
     // The upper end, as in `taylor_upper_end`: RU(RU(s + 2t)·RU(factor·growth)).
     let factor = Wide::from_float(&rounding_factor(4 * u64::from(n) + 1, wp))?;
     let factor = if x_hi == x_lo {
@@ -483,20 +556,56 @@ fn taylor_sum_wide(x_lo: Wide, x_hi: Wide, wp: u32) -> Option<(Wide, Wide)> {
         // m_delta = RU_64(RU_64(RU_64(x.hi - x.lo)/x.lo)·m) ≤ 2^(e_d - e_lo + 1 + bits(m)):
         // each rounding up to 64 bits stays at or below the power of two above its argument
         // (x.hi - x.lo < 2^e_d, x.lo ≥ 2^(e_lo - 1), m < 2^bits(m)). Where that makes
-        // 0 < 2·m_delta ≤ 2^(1-wp), growth = RU_wp(1 + RN_wp(2·m_delta)) is the float just above 1.
+        // 0 < 2·m_delta ≤ 2^(1-wp), growth = RU_wp(1 + RN_wp(2·m_delta)) is the float just above 1;
+        // elsewhere m_delta is formed as there (for wp ≥ 64, where RN_wp(2·m_delta) is exact).
         let m = 2 * n + 1;
         let d = x_hi.sub(x_lo, 64, Up)?;
         let bound = d.exponent()? - x_lo.exponent()? + 1 + i64::from(32 - m.leading_zeros());
-        if bound + 1 > 1 - i64::from(wp) {
-            return None;
-        }
-        factor.mul(Wide::one_plus_ulp(wp), wp, Up)
+        let growth = if bound < 1 - i64::from(wp) {
+            Wide::one_plus_ulp(wp)
+        } else {
+            let m = Wide::from_integer([u64::from(m), 0, 0], 0, 64, Down);
+            let m_delta = d.div(x_lo, 64, Up)?.mul(m, 64, Up);
+            if m_delta > Wide::ONE || wp < 64 {
+                return None;
+            }
+            Wide::ONE.add(m_delta.times_pow2(1), wp, Up)
+        };
+        factor.mul(growth, wp, Up)
     };
     let hi = t.times_pow2(1).add(s, wp, Up).mul(factor, wp, Up);
     Some((s, hi))
 }
 
-/// [`phi`] on [`Wide`] floats (`0 < x_lo ≤ x_hi`, `wp ≤ 128`): `x²` at `wp + 2·log2(x)` bits,
+/// [`taylor_sum`]'s loop from `s`, `t` with `w = RD(x.lo²)` on integer floats, the reciprocals
+/// taken from the table by `pick`: `(s̃, t̃_N, N)`, or `None` if a reciprocal is missing.
+fn taylor_loop<T: TermFloat>(
+    mut s: T,
+    mut t: T,
+    w: T,
+    ratio_small_from: f64,
+    wp: u32,
+    pick: impl for<'a> Fn(&'a [Float], &'a [Option<Short>], &'a [Option<Wide>]) -> &'a [Option<T>],
+) -> Option<(T, T, u32)> {
+    let mut n = 0u32;
+    let mut terms = (wp as usize / 2).max(64);
+    while !with_odd_reciprocals(terms, wp, |floats, shorts, wides| {
+        taylor_terms(
+            &mut s,
+            &mut t,
+            w,
+            &mut n,
+            pick(floats, shorts, wides),
+            ratio_small_from,
+            wp,
+        )
+    })? {
+        terms *= 2;
+    }
+    Some((s, t, n))
+}
+
+/// [`phi`] on [`Wide`] floats (`0 < x_lo ≤ x_hi`, `wp ≤ 192`): `x²` at `wp + 2·log2(x)` bits,
 /// `RD(exp(-x.hi²/2))` by the fixed-point exponential (`fixed_exp.rs`), the upper end as in
 /// [`Interval::exp`], the quotients by `√(2π)` as in [`phi`].
 fn phi_wide(x_lo: Wide, x_hi: Wide, wp: u32) -> Option<(Wide, Wide)> {
@@ -509,7 +618,7 @@ fn phi_wide(x_lo: Wide, x_hi: Wide, wp: u32) -> Option<(Wide, Wide)> {
     let half_hi = x_hi.mul(x_hi, wide_wp, Up).times_pow2(-1);
     let half_lo = x_lo.mul(x_lo, wide_wp, Down).times_pow2(-1);
     // Interval::exp: lo = RD(exp(-half_hi)), inexact, so hi starts at the next float above.
-    let lo = Wide::from_short(crate::fixed_exp::exp_neg_down(half_hi, wp)?);
+    let lo = crate::fixed_exp::exp_neg_down(half_hi, wp)?;
     let mut hi = lo.next_up(wp);
     if half_hi != half_lo {
         // δ = RU_64(-half_lo - (-half_hi)) > 0; growth = RU(1 + 2δ) at max(wp, 64) bits.
@@ -830,7 +939,7 @@ mod tests {
     #[test]
     fn odd_reciprocals_are_rounded_down() {
         for wp in [53, 64, 103, 127, 128, 129, 200, 256] {
-            with_odd_reciprocals(200, wp, |floats, _| {
+            with_odd_reciprocals(200, wp, |floats, _, _| {
                 for (k, r) in floats.iter().enumerate() {
                     let odd = 2 * k as u32 + 3;
                     assert_eq!(r.prec(), wp);
@@ -1053,11 +1162,12 @@ mod tests {
     }
 
     /// The Taylor form on [`Wide`] floats is the MPFR form's, bit for bit: the sum (against the
-    /// MPFR loop alone), `φ` and `h(-x)` (both ends, value, sign and precision), at every
-    /// working precision up to 128, on a grid over `(0, 6]` every 1/256 and seeded random `x`,
+    /// MPFR loop alone), `φ` and `h(-x)` (both ends, value, sign and precision), at working
+    /// precisions up to 192 (the loop on two-limb floats up to 128, on three-limb floats beyond), on a grid over `(0, 6]` every 1/256 and seeded random `x`,
     /// points and intervals of widths up to 2^20 units at 157 bits, a few units at 192 and 90
-    /// bits (and wide intervals, where it declines), plus tiny `x`; and it answers on nearly every
-    /// narrow case (`x` carried with more bits than `wp ≥ 64`, `x ≤ 5.5`).
+    /// bits, and intervals of relative width 2^-40 to 1/2 (where it forms the growth factor
+    /// `1 + 2mδ` or declines), plus tiny `x`; and it answers on nearly every
+    /// narrow case (`x` carried with more bits than `wp`, `64 ≤ wp ≤ 150`, `x ≤ 5.5`).
     #[test]
     fn wide_taylor_is_the_mpfr_taylor_bit_for_bit() {
         use rand::{Rng, SeedableRng};
@@ -1072,7 +1182,11 @@ mod tests {
         let (mut narrow, mut answered) = (0, 0);
         for (i, &x) in xs.iter().enumerate() {
             let wps: &[u32] = if i % 7 == 0 {
-                &[16, 33, 53, 64, 65, 100, 103, 127, 128]
+                &[
+                    16, 33, 53, 64, 65, 100, 103, 127, 128, 129, 142, 150, 191, 192,
+                ]
+            } else if i % 7 == 1 {
+                &[142]
             } else {
                 &[127]
             };
@@ -1115,7 +1229,11 @@ mod tests {
                     assert!(same(&t.lo, &mpfr.lo) && same(&t.hi, &mpfr.hi));
                     // x carried with more bits than wp (as callers do), x²/2 < 16 (the
                     // fixed-point exponential's domain).
-                    if wp >= 64 && prec > wp && width <= 3 && (1e-3..=5.5).contains(&x) {
+                    if (64..=150).contains(&wp)
+                        && prec > wp
+                        && width <= 3
+                        && (1e-3..=5.5).contains(&x)
+                    {
                         narrow += 1;
                         answered += usize::from(wide.is_some());
                     }
@@ -1126,16 +1244,28 @@ mod tests {
             answered * 100 >= narrow * 99,
             "answered {answered} of {narrow}"
         );
-        // Wide intervals: the growth factor is a true power or 1 + 2mδ; the wide form declines.
+        // Wide intervals (relative widths 2^-1 to 2^-40): the growth factor 1 + 2mδ formed as
+        // MPFR forms it, or a true power (mδ > 1), where the wide form declines.
+        let mut declined = 0;
         for &x in &[0.01, 0.5, 1.0, 2.0, 3.0, 4.0] {
-            let lo = Float::with_val(150, x);
-            let hi = Float::with_val(150, &lo + &(Float::with_val(64, x) >> 12u32));
-            let iv = Interval { lo, hi };
-            assert!(taylor_wide(&iv, 127).is_none(), "x = {x}");
-            let t = taylor(&iv, 127);
-            let mpfr = taylor_from(&iv, &taylor_sum_with(&iv, 127, false), &phi(&iv, 127), 127);
-            assert!(same(&t.lo, &mpfr.lo) && same(&t.hi, &mpfr.hi));
+            for shift in [1u32, 4, 12, 20, 40] {
+                for wp in [64, 127, 142] {
+                    let lo = Float::with_val(150, x);
+                    let hi = Float::with_val(150, &lo + &(Float::with_val(64, x) >> shift));
+                    let iv = Interval { lo, hi };
+                    let mpfr =
+                        taylor_from(&iv, &taylor_sum_with(&iv, wp, false), &phi(&iv, wp), wp);
+                    match taylor_wide(&iv, wp) {
+                        Some((lo, hi)) => assert!(
+                            same(&lo.to_float(wp), &mpfr.lo) && same(&hi.to_float(wp), &mpfr.hi),
+                            "x = {x}(1 + 2^-{shift}), wp = {wp}"
+                        ),
+                        None => declined += 1,
+                    }
+                }
+            }
         }
+        assert!(declined > 0);
     }
 
     /// The one-chain Taylor sum contains the two-chain sum evaluated far more precisely (a

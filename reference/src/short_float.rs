@@ -63,14 +63,6 @@ impl Short {
         (m & TOP != 0).then_some(Short { m, e })
     }
 
-    /// `RD_p(self)`: the mantissa truncated to `p` bits (`1 ≤ p ≤ 128`).
-    pub fn truncate(self, p: u32) -> Short {
-        Short {
-            m: self.m & mask(p),
-            e: self.e,
-        }
-    }
-
     /// `(m, e)`: the number is `m·2^(e-128)`.
     pub fn parts(self) -> (u128, i64) {
         (self.m, self.e)

@@ -24,7 +24,7 @@
 //! * [`Wide::sub`] (`a > b`): `A·2^64 - ⌊B·2^(64-s)⌋ - [f ≠ 0]`, plus `1 - f ∈ (0, 1)` when
 //!   `f ≠ 0`. Bits are shifted out only for `s > 64`, where the difference exceeds
 //!   `2^255 - 2^192`: whatever `f` is, it lies below the window.
-//! * [`Wide::div`] (mantissas of at most 128 bits): `⌊A·2^128/B⌋` (`⌊A·2^192/B⌋` for `p > 128`),
+//! * [`Wide::div`]: `⌊A·2^128/B⌋` (`⌊A·2^192/B⌋` for `p > 128`),
 //!   at least `2^127` (`2^191`: at least `p` bits), by schoolbook division with 64-bit digits (each estimated from
 //!   the divisor's top limb and corrected, Knuth's algorithm D), `f ≠ 0` iff the remainder is not
 //!   zero.
@@ -62,77 +62,92 @@ const TOP: u64 = 1 << 63;
 
 /// `RD_p` or `RU_p` of `(M + g)·2^(e-192)` (`M` = `m` with its top bit set, `0 ≤ g < 1`,
 /// `g ≠ 0` iff `below`), `1 ≤ p ≤ 192`.
-fn finish(mut m: [u64; 3], below: bool, e: i64, p: u32, dir: Direction) -> Wide {
+fn finish(m: [u64; 3], below: bool, e: i64, p: u32, dir: Direction) -> Wide {
     debug_assert!((1..=192).contains(&p) && m[2] & TOP != 0);
+    let (mut high, mut low) = ((u128::from(m[2]) << 64) | u128::from(m[1]), m[0]);
     let cut = 192 - p;
-    let (w, b) = ((cut / 64) as usize, cut % 64);
-    let mut dropped = below;
-    for limb in &mut m[..w] {
-        dropped |= *limb != 0;
-        *limb = 0;
-    }
-    if b != 0 {
-        let mask = (1u64 << b) - 1;
-        dropped |= m[w] & mask != 0;
-        m[w] &= !mask;
-    }
-    if dir == Direction::Up && dropped && increment_at(&mut m, cut) {
+    let carry = if cut < 64 {
+        let mask = (1u64 << cut) - 1;
+        let dropped = below || low & mask != 0;
+        low &= !mask;
+        if dir == Direction::Up && dropped {
+            let (v, c) = low.overflowing_add(1 << cut);
+            low = v;
+            let (h, c2) = high.overflowing_add(u128::from(c));
+            high = h;
+            c2
+        } else {
+            false
+        }
+    } else {
+        let mask = (1u128 << (cut - 64)) - 1;
+        let dropped = below || low != 0 || high & mask != 0;
+        low = 0;
+        high &= !mask;
+        if dir == Direction::Up && dropped {
+            let (h, c) = high.overflowing_add(1 << (cut - 64));
+            high = h;
+            c
+        } else {
+            false
+        }
+    };
+    if carry {
         return Wide {
             m: [0, 0, TOP],
             e: e + 1,
         };
     }
-    Wide { m, e }
+    Wide {
+        m: [low, high as u64, (high >> 64) as u64],
+        e,
+    }
 }
 
-/// `RD_p` or `RU_p` of `(N + f)·2^e0` (`N` the 256-bit integer `n`, least significant limb
-/// first, `0 ≤ f < 1`, `f ≠ 0` iff `sticky`, which only where `N` has at least `p` bits),
-/// `1 ≤ p ≤ 192`.
-fn from_exact(n: [u64; 4], sticky: bool, e0: i64, p: u32, dir: Direction) -> Wide {
-    let Some(w) = n.iter().rposition(|&l| l != 0) else {
+/// A 256-bit integer as (high, low) halves.
+type U256 = (u128, u128);
+
+/// `RD_p` or `RU_p` of `(N + f)·2^e0` (`N` the 256-bit integer `n`, `0 ≤ f < 1`, `f ≠ 0` iff
+/// `sticky`, which only where `N` has at least `p` bits), `1 ≤ p ≤ 192`.
+fn from_exact(n: U256, sticky: bool, e0: i64, p: u32, dir: Direction) -> Wide {
+    let (hi, lo) = n;
+    let zeros = if hi != 0 {
+        hi.leading_zeros()
+    } else if lo != 0 {
+        128 + lo.leading_zeros()
+    } else {
         debug_assert!(!sticky);
         return Wide::ZERO;
     };
-    let zeros = 64 * (3 - w as u32) + n[w].leading_zeros();
     debug_assert!(!sticky || 256 - zeros >= p);
-    let x = shift_left(n, zeros);
+    // N·2^zeros: its top bit at 255.
+    let (hi, lo) = match zeros {
+        0 => (hi, lo),
+        1..=127 => ((hi << zeros) | (lo >> (128 - zeros)), lo << zeros),
+        _ => (lo << (zeros - 128), 0),
+    };
     finish(
-        [x[1], x[2], x[3]],
-        x[0] != 0 || sticky,
+        [(lo >> 64) as u64, hi as u64, (hi >> 64) as u64],
+        lo as u64 != 0 || sticky,
         e0 + 256 - i64::from(zeros),
         p,
         dir,
     )
 }
 
-/// `n·2^k` modulo `2^256` (`k < 256`).
-fn shift_left(n: [u64; 4], k: u32) -> [u64; 4] {
-    let (words, bits) = ((k / 64) as usize, k % 64);
-    let mut out = [0u64; 4];
-    for i in words..4 {
-        out[i] = n[i - words] << bits;
-        if bits != 0 && i > words {
-            out[i] |= n[i - words - 1] >> (64 - bits);
-        }
+/// `⌊n/2^k⌋` (`k ≥ 0`) and whether bits were shifted out (`n/2^k` not an integer).
+fn shift_right(n: U256, k: i64) -> (U256, bool) {
+    let (hi, lo) = n;
+    match k {
+        0 => (n, false),
+        1..=127 => (
+            (hi >> k, (lo >> k) | (hi << (128 - k))),
+            lo << (128 - k) != 0,
+        ),
+        128 => ((0, hi), lo != 0),
+        129..=255 => ((0, hi >> (k - 128)), lo != 0 || hi << (256 - k) != 0),
+        _ => ((0, 0), hi != 0 || lo != 0),
     }
-    out
-}
-
-/// `⌊n/2^k⌋` and whether bits were shifted out (`n/2^k` not an integer).
-fn shift_right(n: [u64; 4], k: i64) -> ([u64; 4], bool) {
-    if k >= 256 {
-        return ([0; 4], n != [0; 4]);
-    }
-    let (words, bits) = ((k / 64) as usize, (k % 64) as u32);
-    let mut out = [0u64; 4];
-    for i in 0..4 - words {
-        out[i] = n[i + words] >> bits;
-        if bits != 0 && i + words + 1 < 4 {
-            out[i] |= n[i + words + 1] << (64 - bits);
-        }
-    }
-    let lost = n[..words].iter().any(|&l| l != 0) || (bits != 0 && n[words] << (64 - bits) != 0);
-    (out, lost)
 }
 
 /// Adds `2^bit` to `m` (`bit < 192`); whether it carries out of 192 bits.
@@ -246,6 +261,16 @@ impl Wide {
         }
     }
 
+    /// `RD_p(n·2^e0)` or `RU_p(n·2^e0)` for a 192-bit integer `n` (limbs least significant
+    /// first), `1 ≤ p ≤ 192`.
+    pub fn from_integer(n: [u64; 3], e0: i64, p: u32, dir: Direction) -> Wide {
+        let n = (
+            u128::from(n[2]),
+            (u128::from(n[1]) << 64) | u128::from(n[0]),
+        );
+        from_exact(n, false, e0, p, dir)
+    }
+
     /// The same number as a [`Short`].
     pub fn from_short(s: Short) -> Wide {
         let (m, e) = s.parts();
@@ -267,11 +292,6 @@ impl Wide {
             (u128::from(self.m[2]) << 64) | u128::from(self.m[1]),
             self.e,
         )
-    }
-
-    /// The mantissa as `u128`, if it fits in 128 bits (the low limb clear).
-    fn short_mantissa(self) -> Option<u128> {
-        (self.m[0] == 0).then(|| (u128::from(self.m[2]) << 64) | u128::from(self.m[1]))
     }
 
     /// `RD_p(self)` or `RU_p(self)` (`1 ≤ p ≤ 192`).
@@ -350,12 +370,16 @@ impl Wide {
         (u128::from(self.m[2]) << 64) | u128::from(self.m[1])
     }
 
-    /// `A·2^64` and `⌊B·2^(64-s)⌋` (`s = a.e - b.e ≥ 0`) in four limbs, and whether bits of `B`
-    /// were shifted out; both operands non-zero.
-    fn aligned(a: Wide, b: Wide) -> ([u64; 4], [u64; 4], bool) {
-        let big = [0, a.m[0], a.m[1], a.m[2]];
-        let (small, lost) = shift_right([0, b.m[0], b.m[1], b.m[2]], a.e - b.e);
-        (big, small, lost)
+    /// The mantissa times `2^64` as a 256-bit integer.
+    fn as_u256(self) -> U256 {
+        (self.short_mantissa_unchecked(), u128::from(self.m[0]) << 64)
+    }
+
+    /// `A·2^64` and `⌊B·2^(64-s)⌋` (`s = a.e - b.e ≥ 0`) as 256-bit integers, and whether bits
+    /// of `B` were shifted out; both operands non-zero.
+    fn aligned(a: Wide, b: Wide) -> (U256, U256, bool) {
+        let (small, lost) = shift_right(b.as_u256(), a.e - b.e);
+        (a.as_u256(), small, lost)
     }
 
     /// `self + o` rounded to `p` bits in direction `dir` (`1 ≤ p ≤ 192`).
@@ -368,26 +392,20 @@ impl Wide {
         if b.is_zero() {
             return a.round(p, dir);
         }
-        let (big, small, sticky) = Wide::aligned(a, b);
-        let mut sum = [0u64; 4];
-        let mut carry = false;
-        for i in 0..4 {
-            let (s1, c1) = big[i].overflowing_add(small[i]);
-            let (s2, c2) = s1.overflowing_add(u64::from(carry));
-            sum[i] = s2;
-            carry = c1 || c2;
-        }
-        if carry {
+        let ((a_hi, a_lo), (b_hi, b_lo), sticky) = Wide::aligned(a, b);
+        let (lo, c) = a_lo.overflowing_add(b_lo);
+        let (hi, c1) = a_hi.overflowing_add(b_hi);
+        let (hi, c2) = hi.overflowing_add(u128::from(c));
+        if c1 || c2 {
             // 2^256 + sum: one bit more, the lowest one joining the bits below the window.
-            let m = [
-                (sum[1] >> 1) | (sum[2] << 63),
-                (sum[2] >> 1) | (sum[3] << 63),
-                (sum[3] >> 1) | TOP,
-            ];
-            let below = sum[0] != 0 || sum[1] & 1 != 0 || sticky;
+            let (hi, lo, out) = ((hi >> 1) | (1 << 127), (lo >> 1) | (hi << 127), lo & 1);
+            let below = lo as u64 != 0 || out != 0 || sticky;
+            let m = [(lo >> 64) as u64, hi as u64, (hi >> 64) as u64];
             return finish(m, below, a.e + 1, p, dir);
         }
-        from_exact(sum, sticky, a.e - 256, p, dir)
+        // The sum's top bit is A's (bit 255).
+        let m = [(lo >> 64) as u64, hi as u64, (hi >> 64) as u64];
+        finish(m, lo as u64 != 0 || sticky, a.e, p, dir)
     }
 
     /// `self - o` rounded to `p` bits in direction `dir` (`1 ≤ p ≤ 192`), if `self > o` (else
@@ -399,51 +417,75 @@ impl Wide {
         if o.is_zero() {
             return Some(self.round(p, dir));
         }
-        let (big, small, sticky) = Wide::aligned(self, o);
-        let mut diff = [0u64; 4];
-        let mut borrow = sticky;
-        for i in 0..4 {
-            let (d1, b1) = big[i].overflowing_sub(small[i]);
-            let (d2, b2) = d1.overflowing_sub(u64::from(borrow));
-            diff[i] = d2;
-            borrow = b1 || b2;
-        }
-        debug_assert!(!borrow);
-        Some(from_exact(diff, sticky, self.e - 256, p, dir))
+        let ((a_hi, a_lo), (b_hi, b_lo), sticky) = Wide::aligned(self, o);
+        // A - ⌊B⌋ - [f ≠ 0], positive.
+        let (lo, c) = a_lo.overflowing_sub(b_lo);
+        let (lo, c1) = lo.overflowing_sub(u128::from(sticky));
+        let hi = a_hi - b_hi - u128::from(c || c1);
+        Some(from_exact((hi, lo), sticky, self.e - 256, p, dir))
     }
 
-    /// `self/o` rounded to `p` bits in direction `dir` (`1 ≤ p ≤ 192`), if both mantissas fit in
-    /// 128 bits and `o ≠ 0` (else `None`).
+    /// `self/o` rounded to `p` bits in direction `dir` (`1 ≤ p ≤ 192`), `None` for `o = 0`.
     pub fn div(self, o: Wide, p: u32, dir: Direction) -> Option<Wide> {
-        let (a, b) = (self.short_mantissa()?, o.short_mantissa()?);
         if o.is_zero() {
             return None;
         }
         if self.is_zero() {
             return Some(Wide::ZERO);
         }
+        let as_192 = |w: Wide| {
+            (
+                u128::from(w.m[2]),
+                (u128::from(w.m[1]) << 64) | u128::from(w.m[0]),
+            )
+        };
+        let (a, b) = (as_192(self), as_192(o));
         // A·2^128/B = [A ≥ B]·2^128 + R·2^128/B with R = A mod B < B (A < 2B).
-        let (top, r) = if a >= b { (1, a - b) } else { (0, a) };
+        let (top, r) = if a >= b {
+            (1u128, sub_256(a, b))
+        } else {
+            (0, a)
+        };
         let (d1, r) = divide_digit(r, b);
         let (d0, r) = divide_digit(r, b);
         if p <= 128 {
             // ⌊A·2^128/B⌋ ≥ 2^127 has at least p bits.
-            return Some(from_exact(
-                [d0, d1, top, 0],
-                r != 0,
-                self.e - o.e - 128,
-                p,
-                dir,
-            ));
+            let n = (top, (u128::from(d1) << 64) | u128::from(d0));
+            return Some(from_exact(n, r != (0, 0), self.e - o.e - 128, p, dir));
         }
         // One more digit: ⌊A·2^192/B⌋ ≥ 2^191 fills the window.
         let (d, r) = divide_digit(r, b);
-        Some(from_exact(
-            [d, d0, d1, top],
-            r != 0,
-            self.e - o.e - 192,
-            p,
-            dir,
+        let n = (
+            (top << 64) | u128::from(d1),
+            (u128::from(d0) << 64) | u128::from(d),
+        );
+        Some(from_exact(n, r != (0, 0), self.e - o.e - 192, p, dir))
+    }
+
+    /// `self` rounded to the nearest f64 (ties to even, MPFR's `get_d` in round-to-nearest), if
+    /// that is a normal f64 (else `None`).
+    pub fn to_f64_nearest(self) -> Option<f64> {
+        if self.is_zero() {
+            return Some(0.0);
+        }
+        // The top 53 bits, the next one (half a unit) and whether anything below it is set.
+        let mut top = self.m[2] >> 11;
+        let half = self.m[2] & (1 << 10) != 0;
+        let rest = self.m[2] & ((1 << 10) - 1) != 0 || self.m[1] != 0 || self.m[0] != 0;
+        let mut e = self.e;
+        if half && (rest || top & 1 != 0) {
+            top += 1;
+            if top == 1 << 53 {
+                top = 1 << 52;
+                e += 1;
+            }
+        }
+        let biased = e - 1 + 1023;
+        if !(1..=2046).contains(&biased) {
+            return None;
+        }
+        Some(f64::from_bits(
+            ((biased as u64) << 52) | (top & ((1 << 52) - 1)),
         ))
     }
 
@@ -462,37 +504,32 @@ impl Wide {
     }
 }
 
-/// `(⌊r·2^64/b⌋, r·2^64 mod b)` for `r < b`, `b ≥ 2^127` (one digit of schoolbook division:
-/// the estimate from the divisor's top limb is at most 2 above the digit, Knuth's theorem B).
-fn divide_digit(r: u128, b: u128) -> (u64, u128) {
-    let (b1, b0) = ((b >> 64) as u64, b as u64);
-    let r1 = (r >> 64) as u64;
-    let mut q = if r1 >= b1 {
+/// `a - b` (`a ≥ b`).
+fn sub_256(a: U256, b: U256) -> U256 {
+    let (lo, borrow) = a.1.overflowing_sub(b.1);
+    (a.0 - b.0 - u128::from(borrow), lo)
+}
+
+/// `(⌊r·2^64/b⌋, r·2^64 mod b)` for 192-bit `r < b`, `b ≥ 2^191` (one digit of schoolbook
+/// division: the estimate from the top two limbs of `r·2^64` and the divisor's top limb is at
+/// most 2 above the digit, Knuth's theorem B, and is corrected against the whole divisor).
+fn divide_digit(r: U256, b: U256) -> (u64, U256) {
+    let num = ((r.0 << 64) | (r.1 >> 64), r.1 << 64);
+    let (b2, b1, b0) = (b.0 as u64, (b.1 >> 64) as u64, b.1 as u64);
+    let mut q = if r.0 as u64 >= b2 {
         u64::MAX
     } else {
-        (r / u128::from(b1)) as u64
+        (num.0 / u128::from(b2)) as u64
     };
-    // q·b as three limbs, against r·2^64 = [0, r0, r1].
-    let lo = u128::from(q) * u128::from(b0);
-    let hi = u128::from(q) * u128::from(b1);
-    let mid = (lo >> 64) + (hi & u128::from(u64::MAX));
-    let mut prod = [lo as u64, mid as u64, ((hi >> 64) + (mid >> 64)) as u64];
-    let num = [0u64, r as u64, r1];
-    let greater =
-        |x: &[u64; 3], y: &[u64; 3]| x.iter().rev().cmp(y.iter().rev()) == Ordering::Greater;
-    while greater(&prod, &num) {
+    let t0 = u128::from(q) * u128::from(b0);
+    let t1 = u128::from(q) * u128::from(b1) + (t0 >> 64);
+    let t2 = u128::from(q) * u128::from(b2) + (t1 >> 64);
+    let mut prod = (t2, (t1 << 64) | (t0 & u128::from(u64::MAX)));
+    while prod > num {
         q -= 1;
-        // prod -= b
-        let (p0, c0) = prod[0].overflowing_sub(b0);
-        let (p1a, c1a) = prod[1].overflowing_sub(b1);
-        let (p1, c1b) = p1a.overflowing_sub(u64::from(c0));
-        prod = [p0, p1, prod[2] - u64::from(c1a || c1b)];
+        prod = sub_256(prod, b);
     }
-    // The remainder r·2^64 - q·b < b fits in 128 bits.
-    let (n0, c0) = num[0].overflowing_sub(prod[0]);
-    let n1 = num[1].wrapping_sub(prod[1]).wrapping_sub(u64::from(c0));
-    let rem = (u128::from(n1) << 64) | u128::from(n0);
-    (q, rem)
+    (q, sub_256(num, prod))
 }
 
 impl PartialOrd for Wide {
@@ -508,10 +545,10 @@ impl Ord for Wide {
             (true, true) => Ordering::Equal,
             (true, false) => Ordering::Less,
             (false, true) => Ordering::Greater,
-            _ => self
-                .e
-                .cmp(&o.e)
-                .then_with(|| self.m.iter().rev().cmp(o.m.iter().rev())),
+            _ => self.e.cmp(&o.e).then(
+                (self.short_mantissa_unchecked(), self.m[0])
+                    .cmp(&(o.short_mantissa_unchecked(), o.m[0])),
+            ),
         }
     }
 }
@@ -642,8 +679,9 @@ mod tests {
     }
 
     /// `round` and `next_up` are MPFR's rounding of a float to a shorter precision in both
-    /// directions and its `next_up`, bit for bit; `to_f64_up` is MPFR's conversion to f64
-    /// rounded up.
+    /// directions and its `next_up`, bit for bit; `from_integer` is MPFR's rounding of an
+    /// integer times a power of two; `to_f64_up` and `to_f64_nearest` are MPFR's conversions to
+    /// f64 rounded up and to nearest (ties included).
     #[test]
     fn roundings_match_mpfr_bit_for_bit() {
         widen_exponent_range();
@@ -662,6 +700,19 @@ mod tests {
                     "next_up {expected}"
                 );
             }
+            // from_integer: the 192-bit integer of a's limbs times 2^e0.
+            let (limbs, _) = wide(&a).limbs();
+            let e0 = rng.gen_range(-400..400i32);
+            let mut exact = Float::with_val(192, 0);
+            for (i, &limb) in limbs.iter().enumerate() {
+                exact += Float::with_val(64, limb) << (64 * i as u32);
+            }
+            exact <<= e0;
+            for dir in [Direction::Down, Direction::Up] {
+                let expected = Float::with_val_round(p, &exact, round_of(dir)).0;
+                let got = Wide::from_integer(limbs, i64::from(e0), p, dir).to_float(p);
+                assert!(same(&got, &expected), "{exact} to {p} {dir:?}");
+            }
             let expected = a.to_f64_round(Round::Up);
             if let Some(got) = wide(&a).to_f64_up() {
                 assert_eq!(got, expected, "{a} to f64");
@@ -670,6 +721,22 @@ mod tests {
             }
             let b = random_float(&mut rng, pa, 10);
             assert_eq!(wide(&b).to_f64_up(), Some(b.to_f64_round(Round::Up)));
+            assert_eq!(
+                wide(&b).to_f64_nearest(),
+                Some(b.to_f64()),
+                "{b} to nearest f64"
+            );
+            // Ties: a double plus exactly half its unit (exact at 54 bits), and neighbours.
+            let d = Float::with_val(53, rng.gen_range(0.5..8.0f64));
+            let mut tie = Float::with_val(54, &d)
+                + (Float::with_val(54, 1) >> (54 - d.get_exp().unwrap()) as u32);
+            let ulp = Float::with_val(54, 1) << (d.get_exp().unwrap() - 53);
+            assert!(Float::with_val(54, &tie - &d) * 2u32 == ulp, "not a tie");
+            for _ in 0..3 {
+                let t = Float::with_val(192, &tie);
+                assert_eq!(wide(&t).to_f64_nearest(), Some(t.to_f64()), "tie {t}");
+                tie.next_up();
+            }
         }
     }
 
@@ -765,29 +832,23 @@ mod tests {
         }
     }
 
-    /// `div` equals MPFR's quotient rounded down and up, bit for bit, on operands of precision
-    /// up to 128 (equal mantissas, all-ones, powers of two, divisors just above a power of two,
-    /// exact quotients), and declines longer mantissas.
+    /// `div` equals MPFR's quotient rounded down and up, bit for bit, on operands of precisions
+    /// up to 192 at target precisions up to 192 (equal mantissas, all-ones, powers of two,
+    /// runs of ones and zeros, exact quotients, zero dividends), and declines a zero divisor.
     #[test]
     fn quotients_match_mpfr_bit_for_bit() {
         widen_exponent_range();
         let mut rng = ChaCha8Rng::seed_from_u64(35);
-        let short_precision = |rng: &mut ChaCha8Rng| match rng.gen_range(0..4) {
-            0 => 127,
-            1 => 128,
-            2 => 64,
-            _ => rng.gen_range(1..=128),
-        };
         for i in 0..200_000 {
-            let (pa, pb) = (short_precision(&mut rng), short_precision(&mut rng));
+            let (pa, pb) = (precisions(&mut rng), precisions(&mut rng));
             let p = precisions(&mut rng);
             let b = random_float(&mut rng, pb, 300);
             let a = match i % 4 {
                 0 => Float::with_val(pa, &b),
                 1 => {
-                    // An exact quotient: a = b·c with c short.
+                    // An exact quotient: a = b·c with c of 8 bits (exact at pb + 8 ≤ 192 bits).
                     let c = random_float(&mut rng, 8, 5);
-                    down(pa, &b * &c)
+                    down((pb + 8).min(192), &b * &c)
                 }
                 _ => random_float(&mut rng, pa, 300),
             };
@@ -801,10 +862,6 @@ mod tests {
                 );
             }
         }
-        let long = Float::with_val(129, 1) + (Float::with_val(129, 1) >> 128u32);
-        assert_eq!(long.prec(), 129);
-        assert_eq!(wide(&long).div(Wide::ONE, 64, Direction::Down), None);
-        assert_eq!(Wide::ONE.div(wide(&long), 64, Direction::Down), None);
         assert_eq!(Wide::ONE.div(Wide::ZERO, 64, Direction::Down), None);
         assert!(same(
             &Wide::ONE
