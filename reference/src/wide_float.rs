@@ -208,10 +208,18 @@ impl Wide {
     /// The same number read from an MPFR float, if it is zero or a positive regular float of
     /// precision `≤ 192` (else `None`: negative, infinite, NaN or longer mantissas).
     pub fn from_float(x: &Float) -> Option<Wide> {
+        if x.is_sign_negative() && !x.is_zero() {
+            return None;
+        }
+        Wide::magnitude_of(x)
+    }
+
+    /// `|x|` read from an MPFR float, if `x` is zero or a regular float of precision `≤ 192`.
+    pub fn magnitude_of(x: &Float) -> Option<Wide> {
         if x.is_zero() {
             return Some(Wide::ZERO);
         }
-        if !x.is_normal() || x.is_sign_negative() || x.prec() > 192 {
+        if !x.is_normal() || x.prec() > 192 {
             return None;
         }
         // SAFETY: `x` is a regular mpfr_t of precision ≤ 192, so its limb array holds
