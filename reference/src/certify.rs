@@ -1,6 +1,7 @@
 //! From enclosures to [`Certified`] results: the Ziv loop and correct rounding to f64.
 
 use crate::interval::{down, exponent, up, Interval};
+use crate::wide_float::{Direction, Wide};
 use crate::{Accuracy, Certified, Error};
 use rug::float::Round;
 use rug::Float;
@@ -9,8 +10,20 @@ use rug::Float;
 /// monotone, so `RNE(lo) = RNE(hi)` implies `RNE(exact) = RNE(lo)` for every exact value in
 /// `[lo, hi]`, including one lying exactly on a midpoint between two doubles.
 pub(crate) fn rounds_to_one_f64(iv: &Interval) -> Option<f64> {
-    let (lo, hi) = (iv.lo.to_f64(), iv.hi.to_f64());
+    let (lo, hi) = match (nearest_f64(&iv.lo), nearest_f64(&iv.hi)) {
+        (Some(lo), Some(hi)) => (lo, hi),
+        _ => (iv.lo.to_f64(), iv.hi.to_f64()),
+    };
     (lo == hi && !lo.is_nan()).then(|| signed_zero(lo, iv))
+}
+
+/// `x.to_f64()` (round to nearest, ties to even) from the three-limb form of `|x|`
+/// ([`Wide::to_f64_nearest`], the same double) where `x` has at most 192 bits and rounds to a
+/// normal double or zero; `None` otherwise. Rounding to nearest is symmetric, so the sign is
+/// applied after.
+fn nearest_f64(x: &Float) -> Option<f64> {
+    let v = Wide::magnitude_of(x)?.to_f64_nearest()?;
+    Some(if x.is_sign_negative() { -v } else { v })
 }
 
 /// `v`, or for a zero `v` the zero of the exact value's sign: `-0` only when the exact value
@@ -38,6 +51,19 @@ pub(crate) fn is_tight(iv: &Interval, bits: u32) -> bool {
     }
     if iv.lo.is_sign_negative() != iv.hi.is_sign_negative() || iv.lo.is_zero() || iv.hi.is_zero() {
         return false;
+    }
+    // The same question on the three-limb forms of the ends' magnitudes (at most 192 bits):
+    // width = RU_64(hi - lo) is RU_64 of the larger magnitude minus the smaller one (`lo < hi`
+    // of one sign), and `width·2^bits ≤ |smallest|` is decided exactly (see below).
+    if let (Some(a), Some(b), true) = (
+        Wide::magnitude_of(&iv.lo),
+        Wide::magnitude_of(&iv.hi),
+        bits < 1 << 30,
+    ) {
+        let (small, large) = if a < b { (a, b) } else { (b, a) };
+        if let Some(width) = large.sub(small, 64, Direction::Up) {
+            return width.times_pow2(i64::from(bits)) <= small;
+        }
     }
     let mut width = up(64, &iv.hi - &iv.lo);
     let smallest = if iv.lo.cmp_abs(&iv.hi) == Some(std::cmp::Ordering::Less) {
@@ -218,8 +244,8 @@ mod tests {
 
     /// [`is_tight`] decides as the rounded scale `RD_64(|smallest|)·2^-bits` did, on intervals
     /// of both signs whose width lies at, just below and just above that scale (and the
-    /// width computed from 53- to 300-bit ends), `bits` from 1 to 1100, magnitudes from
-    /// `2^-3000` to `2^3000`.
+    /// width computed from 53- to 300-bit ends: up to 192 bits by the three-limb form, beyond by
+    /// MPFR), `bits` from 1 to 1100, magnitudes from `2^-3000` to `2^3000`.
     #[test]
     fn width_test_is_the_rounded_scale_test() {
         use rand::{Rng, SeedableRng};
@@ -256,5 +282,36 @@ mod tests {
         }
         // Both answers, many times each (the widths straddle the threshold).
         assert!(decided.iter().all(|&n| n > 10_000), "{decided:?}");
+    }
+
+    /// `nearest_f64` is MPFR's `to_f64` (round to nearest, ties to even) wherever it answers,
+    /// and answers on every float of at most 192 bits that rounds to a normal double or zero:
+    /// both signs, precisions 1 to 192, magnitudes from `2^-1100` to `2^1100` (subnormal and
+    /// infinite results decline), exact ties between two doubles.
+    #[test]
+    fn nearest_double_is_mpfrs() {
+        use rand::{Rng, SeedableRng};
+        crate::interval::widen_exponent_range();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(19);
+        for i in 0..200_000 {
+            let prec = rng.gen_range(1..=192u32);
+            let e = rng.gen_range(-1100..1100i32);
+            let mut x = Float::with_val(prec, rng.gen_range(1.0..2.0f64)) << e;
+            if i % 3 == 0 {
+                // A double plus half its unit, at 54 bits and more.
+                let d = Float::with_val(53, rng.gen_range(1.0..2.0f64)) << e;
+                x = Float::with_val(prec.max(54), &d + &(Float::with_val(53, 1) << (e - 53)));
+            }
+            if rng.gen_bool(0.5) {
+                x = -x;
+            }
+            let expected = x.to_f64();
+            match nearest_f64(&x) {
+                Some(v) => assert_eq!(v.to_bits(), expected.to_bits(), "{x}"),
+                None => assert!(!expected.is_normal(), "{x} declined"),
+            }
+        }
+        assert_eq!(nearest_f64(&Float::new(60)), Some(0.0));
+        assert_eq!(nearest_f64(&Float::with_val(193, 1)), None);
     }
 }

@@ -108,6 +108,7 @@ fn tables() -> Option<&'static Tables> {
 }
 
 /// `⌊x·y/2^F⌋` (`round_up`: `⌈·⌉`), if below `2^192`.
+#[inline]
 pub(crate) fn mul(x: &U192, y: &U192, round_up: bool) -> Option<U192> {
     let mut prod = [0u64; 6];
     for i in 0..3 {

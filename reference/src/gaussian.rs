@@ -343,6 +343,12 @@ fn taylor_terms<T: TermFloat>(
 /// `k = 4N + 1` roundings (cached per thread: it depends on `k` and `wp` only, and costs a
 /// division).
 fn rounding_factor(k: u64, wp: u32) -> Float {
+    with_rounding_factor(k, wp, Float::clone)
+}
+
+/// Runs `f` on [`rounding_factor`]`(k, wp)`, borrowed from the per-thread cache where it is
+/// there (no copy).
+fn with_rounding_factor<T>(k: u64, wp: u32, f: impl FnOnce(&Float) -> T) -> T {
     // Per precision (at most 16 kept), a table indexed by k (a hash of the key would cost
     // about as much as the rest of the upper end).
     thread_local! {
@@ -355,13 +361,11 @@ fn rounding_factor(k: u64, wp: u32) -> Float {
         let shrink = down(wp, 1u32 - &k_eps);
         up(wp, shrink.recip_ref())
     };
+    let index = match usize::try_from(k) {
+        Ok(index) if index < 1 << 16 => index,
+        _ => return f(&compute()),
+    };
     FACTORS.with(|cache| {
-        let Ok(index) = usize::try_from(k) else {
-            return compute();
-        };
-        if index >= 1 << 16 {
-            return compute();
-        }
         let mut cache = cache.borrow_mut();
         let at = match cache.iter().position(|(p, _)| *p == wp) {
             Some(at) => at,
@@ -377,7 +381,7 @@ fn rounding_factor(k: u64, wp: u32) -> Float {
         if table.len() <= index {
             table.resize(index + 1, None);
         }
-        table[index].get_or_insert_with(compute).clone()
+        f(table[index].get_or_insert_with(compute))
     })
 }
 
@@ -548,7 +552,7 @@ fn taylor_sum_wide(x_lo: Wide, x_hi: Wide, wp: u32) -> Option<(Wide, Wide)> {
         })?
     };
     // The upper end, as in `taylor_upper_end`: RU(RU(s + 2t)·RU(factor·growth)).
-    let factor = Wide::from_float(&rounding_factor(4 * u64::from(n) + 1, wp))?;
+    let factor = with_rounding_factor(4 * u64::from(n) + 1, wp, Wide::from_float)?;
     let factor = if x_hi == x_lo {
         // m_delta = 0: growth = 1, and factor·1 is exact.
         factor

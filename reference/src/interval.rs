@@ -85,12 +85,45 @@ pub(crate) fn exact_difference_f64(y: f64, mu: f64) -> Float {
         [(f64_exponent(y), 53), (f64_exponent(mu), 53)].into_iter(),
         2,
     );
+    if let Some(d) = difference_by_limbs(y, mu, prec) {
+        return d;
+    }
     let mut sum = Float::with_val(prec, 0);
     // s + (-mu) and s - mu are the same operation (MPFR's subtraction is the addition of the
     // negated operand, zeros included), exact at this precision.
     sum += y;
     sum -= mu;
     sum
+}
+
+/// The float `0 + y - mu` of [`exact_difference_f64`] at precision `prec ≤ 192` (finite `y`,
+/// `mu`), from the three-limb forms of `|y|` and `|mu|`: the magnitude `|y| + |mu|` or the
+/// difference of the larger and the smaller, rounded to `prec` bits — exact, since
+/// `y - mu` is representable at that precision, so it is MPFR's exact sum — with the sign of
+/// `y - mu`; a zero difference is `+0`, as MPFR's additions give it (round to nearest: `+0`
+/// plus a zero of either sign is `+0`). `None` for `prec > 192` or non-finite input.
+fn difference_by_limbs(y: f64, mu: f64, prec: u32) -> Option<Float> {
+    use crate::wide_float::{Direction, Wide};
+    if prec > 192 || !y.is_finite() || !mu.is_finite() {
+        return None;
+    }
+    let (a, b) = (Wide::from_f64_magnitude(y), Wide::from_f64_magnitude(mu));
+    let (y_negative, mu_negative) = (y.is_sign_negative(), mu.is_sign_negative());
+    let (magnitude, negative) = if y_negative != mu_negative {
+        // y - mu = ±(|y| + |mu|), the sign of y.
+        (a.add(b, prec, Direction::Down), y_negative)
+    } else if a > b {
+        (a.sub(b, prec, Direction::Down)?, y_negative)
+    } else if b > a {
+        (b.sub(a, prec, Direction::Down)?, !y_negative)
+    } else {
+        (Wide::ZERO, false)
+    };
+    let mut d = magnitude.to_float(prec);
+    if negative && !magnitude.is_zero() {
+        d = -d;
+    }
+    Some(d)
 }
 
 /// MPFR's exponent of the float `x` (`2^(e-1) ≤ |x| < 2^e`), `None` for zero or non-finite

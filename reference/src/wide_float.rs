@@ -208,10 +208,18 @@ impl Wide {
     /// The same number read from an MPFR float, if it is zero or a positive regular float of
     /// precision `≤ 192` (else `None`: negative, infinite, NaN or longer mantissas).
     pub fn from_float(x: &Float) -> Option<Wide> {
+        if x.is_sign_negative() && !x.is_zero() {
+            return None;
+        }
+        Wide::magnitude_of(x)
+    }
+
+    /// `|x|` read from an MPFR float, if `x` is zero or a regular float of precision `≤ 192`.
+    pub fn magnitude_of(x: &Float) -> Option<Wide> {
         if x.is_zero() {
             return Some(Wide::ZERO);
         }
-        if !x.is_normal() || x.is_sign_negative() || x.prec() > 192 {
+        if !x.is_normal() || x.prec() > 192 {
             return None;
         }
         // SAFETY: `x` is a regular mpfr_t of precision ≤ 192, so its limb array holds
@@ -269,6 +277,27 @@ impl Wide {
             (u128::from(n[1]) << 64) | u128::from(n[0]),
         );
         from_exact(n, false, e0, p, dir)
+    }
+
+    /// `|x|` for a finite f64 `x`, exactly.
+    pub fn from_f64_magnitude(x: f64) -> Wide {
+        let bits = x.to_bits();
+        let (biased, fraction) = ((bits >> 52) & 0x7ff, bits & ((1 << 52) - 1));
+        // |x| = m·2^q: m with the hidden bit for normal numbers, the fraction for subnormals.
+        let (m, q) = if biased == 0 {
+            (fraction, -1074)
+        } else {
+            (fraction | (1 << 52), biased as i64 - 1075)
+        };
+        if m == 0 {
+            return Wide::ZERO;
+        }
+        // m·2^zeros has its top bit at 63: |x| = (m·2^zeros·2^128)·2^(q - zeros + 64 - 192).
+        let zeros = m.leading_zeros();
+        Wide {
+            m: [0, 0, m << zeros],
+            e: q - i64::from(zeros) + 64,
+        }
     }
 
     /// The same number as a [`Short`].
@@ -629,7 +658,9 @@ mod tests {
 
     /// `from_float` and `to_float` are inverse on positive floats and zero of every precision
     /// `≤ 192` (the value built independently from its mantissa's limbs), the exponent is
-    /// MPFR's, the order is MPFR's, and the [`Short`] conversions agree with `Short`'s own.
+    /// MPFR's, the order is MPFR's, the [`Short`] conversions agree with `Short`'s own, and
+    /// `from_f64_magnitude` is MPFR's exact `|x|` of a double (zeros, subnormals, extremes and
+    /// 20 000 random bit patterns).
     #[test]
     fn conversions_round_trip() {
         widen_exponent_range();
@@ -661,6 +692,28 @@ mod tests {
             let h = random_float(&mut rng, ph, 3);
             assert_eq!(wide(&g).cmp(&wide(&h)), g.partial_cmp(&h).unwrap());
             assert_eq!(wide(&g).cmp(&wide(&g)), Ordering::Equal);
+        }
+        // from_f64_magnitude: |x| exactly, normal and subnormal doubles, zeros, extremes.
+        for x in [
+            0.0,
+            -0.0,
+            5e-324,
+            -5e-324,
+            2.2250738585072014e-308,
+            f64::MAX,
+            -f64::MAX,
+            1.0,
+            -0.1,
+        ]
+        .into_iter()
+        .chain((0..20_000).map(|_| {
+            f64::from_bits(rng.gen::<u64>() & !(0x7ff << 52) | (rng.gen_range(0..2047u64) << 52))
+        })) {
+            let w = Wide::from_f64_magnitude(x);
+            assert!(
+                same(&w.to_float(53), &Float::with_val(53, x.abs())),
+                "{x:e}"
+            );
         }
         assert_eq!(Wide::from_float(&Float::new(150)), Some(Wide::ZERO));
         assert!(same(&Wide::ZERO.to_float(150), &Float::new(150)));
