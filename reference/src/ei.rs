@@ -51,10 +51,7 @@ fn tail_enclosure_wide(d: &Float, sigma: &Float, p: u32) -> Option<Interval> {
         return None;
     }
     let (ad, s) = (Wide::from_float(&d.as_abs())?, Wide::from_float(sigma)?);
-    let x = (
-        ad.div(s, wp, Direction::Down)?,
-        ad.div(s, wp, Direction::Up)?,
-    );
+    let x = ad.div_both(s, wp)?;
     let (lo, hi, _) = h_neg_wide(x.0, x.1, p)?;
     Some(Interval {
         lo: lo.mul(s, p, Direction::Down).to_float(p),

@@ -1,4 +1,5 @@
-//! `exp(v)` rounded toward −∞ to `p ≤ 128` bits (`p ≤ 192` for [`exp_neg_down`]) for `-16 < v < 0`, by 192-bit fixed-point
+//! `exp(v)` rounded toward −∞ to `p ≤ 128` bits for `-16 < v < 0` (`p ≤ 192` and `-32 < v < 0`
+//! for [`exp_neg_down`]), by 192-bit fixed-point
 //! arithmetic: MPFR's correctly rounded result, bit for bit, at a fraction of MPFR's cost, or
 //! `None` when the enclosure below does not decide the rounding (then MPFR computes it).
 //!
@@ -21,6 +22,11 @@
 //!    is monotone): that float is `RD_p(exp(v))`, MPFR's result. `exp(v)` is never exactly
 //!    representable for rational `v ≠ 0` (Lindemann), so the rounding is inexact (MPFR's
 //!    ternary value "less").
+//! 6. For `16 < a < 32` ([`exp_neg_down`]): `a - 16` is exact (it keeps `a`'s last bit, at or
+//!    above `2^-187`, and has fewer than 192 bits; checked by adding 16 back) and below 16, and
+//!    `exp(-a) = e^(-16)·exp(-(a - 16))`: steps 1–4 for `a - 16`, then one more product by the
+//!    table's enclosure of `e^(-16)`, rounded down in the lower end and up in the upper end —
+//!    again positive factors, so the ends still enclose `exp(-a)`; then step 5.
 //!
 //! Tested bit for bit against MPFR (`tests` below, `matches_mpfr_bit_for_bit`).
 
@@ -183,10 +189,11 @@ pub(crate) fn exp_down(v: &Float, p: u32) -> Option<Float> {
         }
         (limbs, n, raw.exp)
     };
-    exp_of_fixed(&read_fixed(&limbs, n, exp)?, p).map(|lo| lo.to_float(p))
+    exp_of_fixed(&read_fixed(&limbs, n, exp)?, p, false).map(|lo| lo.to_float(p))
 }
 
-/// [`exp_down`] of `v = -a` for a [`Wide`] `a > 0`, and for target precisions up to 192:
+/// [`exp_down`] of `v = -a` for a [`Wide`] `a > 0`, also for `16 ≤ a < 32` (step 6) and target
+/// precisions up to 192:
 /// `RD_p(exp(-a))`, or `None` (for `p ≤ 128` the same decision on the same number as
 /// [`exp_down`]; beyond, the enclosure of step 4, a few units of `2^-188` wide around a value
 /// above `e^-16 > 2^-24`, decides all but about `2^(p-164)` of the roundings).
@@ -194,13 +201,23 @@ pub(crate) fn exp_neg_down(a: Wide, p: u32) -> Option<Wide> {
     if !(1..=192).contains(&p) || a.is_zero() {
         return None;
     }
+    let sixteen = Wide::from_integer([16, 0, 0], 0, 8, Direction::Down);
+    if a >= sixteen {
+        // Step 6: exp(-a) = e^(-16)·exp(-(a - 16)), a - 16 exact.
+        let rest = a.sub(sixteen, 192, Direction::Down)?;
+        if rest.add(sixteen, 192, Direction::Down) != a {
+            return None;
+        }
+        let (limbs, exp) = rest.limbs();
+        return exp_of_fixed(&read_fixed(&limbs, 3, exp)?, p, true);
+    }
     let (limbs, exp) = a.limbs();
-    exp_of_fixed(&read_fixed(&limbs, 3, exp)?, p)
+    exp_of_fixed(&read_fixed(&limbs, 3, exp)?, p, false)
 }
 
 /// `RD_p(exp(-a))` for `a = A·2^-F` (`A` the fixed-point number read by [`read_fixed`]), when the
-/// enclosure decides it.
-fn exp_of_fixed(a: &U192, p: u32) -> Option<Wide> {
+/// enclosure decides it; `RD_p(e^(-16)·exp(-a))` if `times_e16` (step 6).
+fn exp_of_fixed(a: &U192, p: u32, times_e16: bool) -> Option<Wide> {
     let t = tables()?;
     let i = (a[2] >> (F - 128)) as usize;
     if i > MAX_INT {
@@ -235,8 +252,13 @@ fn exp_of_fixed(a: &U192, p: u32) -> Option<Wide> {
     add_small(&mut poly_hi, 5)?;
     let (e_lo, e_hi) = &t.int[i];
     let (q_lo, q_hi) = &t.frac[j];
-    let lower = mul(&mul(e_lo, q_lo, false)?, &poly, false)?;
-    let upper = mul(&mul(e_hi, q_hi, true)?, &poly_hi, true)?;
+    let mut lower = mul(&mul(e_lo, q_lo, false)?, &poly, false)?;
+    let mut upper = mul(&mul(e_hi, q_hi, true)?, &poly_hi, true)?;
+    if times_e16 {
+        let (e16_lo, e16_hi) = &t.int[16];
+        lower = mul(&lower, e16_lo, false)?;
+        upper = mul(&upper, e16_hi, true)?;
+    }
     let (lo, hi) = (round_down(&lower, p)?, round_down(&upper, p)?);
     (lo == hi).then_some(lo)
 }
@@ -312,13 +334,18 @@ mod tests {
     /// value must be "less" (inexact) wherever the fast path answers.
     fn check(v: &Float, p: u32) -> bool {
         let (expected, dir) = Float::with_val_round(p, v.exp_ref(), Round::Down);
-        // The same decision and value from the three-limb form of -v.
+        // The same decision and value from the three-limb form of -v below 16; beyond (step 6),
+        // MPFR's float wherever it answers.
         if let Some(a) = Wide::from_float(&Float::with_val(v.prec(), -v)) {
-            assert_eq!(
-                exp_neg_down(a, p).map(|w| w.to_float(p)),
-                exp_down(v, p),
-                "exp_neg_down({v:?}) at {p}"
-            );
+            let wide = exp_neg_down(a, p).map(|w| w.to_float(p));
+            if *v > -16 {
+                assert_eq!(wide, exp_down(v, p), "exp_neg_down({v:?}) at {p}");
+            } else if let Some(got) = wide {
+                assert!(
+                    got == expected && dir == std::cmp::Ordering::Less,
+                    "exp_neg_down({v:?}) at {p}"
+                );
+            }
         }
         match exp_down(v, p) {
             Some(got) => {
@@ -402,15 +429,17 @@ mod tests {
                 rng.gen_range(2..=192)
             };
             let p = rng.gen_range(129..=192);
-            let mut a = Float::with_val(prec, rng.gen_range(0.0..16.0f64));
+            let mut a = Float::with_val(prec, rng.gen_range(0.0..32.0f64));
             a += Float::with_val(53, rng.gen::<f64>()) >> rng.gen_range(50..190u32);
-            if a.is_zero() || a >= 16 {
+            if a.is_zero() || a >= 32 {
                 continue;
             }
             let neg = Float::with_val(prec, -&a);
             let (expected, dir) = Float::with_val_round(p, neg.exp_ref(), Round::Down);
-            // Up to 150 bits, a read exactly (bits from 2^-188 up) decides nearly always.
+            // Up to 150 bits, a read exactly (bits from 2^-188 up; a - 16 from 2^-187 up) below
+            // 18 (e^-18 > 2^-26 keeps 162 bits of the fixed point) decides nearly always.
             let counted = p <= 150
+                && a < 18
                 && Wide::from_float(&a).unwrap().exponent().unwrap() - i64::from(prec) >= -188;
             decidable += usize::from(counted);
             if let Some(got) = exp_neg_down(Wide::from_float(&a).unwrap(), p) {

@@ -456,11 +456,30 @@ impl Wide {
 
     /// `self/o` rounded to `p` bits in direction `dir` (`1 ≤ p ≤ 192`), `None` for `o = 0`.
     pub fn div(self, o: Wide, p: u32, dir: Direction) -> Option<Wide> {
-        if o.is_zero() {
-            return None;
-        }
-        if self.is_zero() {
+        if self.is_zero() && !o.is_zero() {
             return Some(Wide::ZERO);
+        }
+        let (n, sticky, e0) = self.quotient(o, p)?;
+        Some(from_exact(n, sticky, e0, p, dir))
+    }
+
+    /// `(RD_p(self/o), RU_p(self/o))` from one division (`1 ≤ p ≤ 192`), `None` for `o = 0`.
+    pub fn div_both(self, o: Wide, p: u32) -> Option<(Wide, Wide)> {
+        if self.is_zero() && !o.is_zero() {
+            return Some((Wide::ZERO, Wide::ZERO));
+        }
+        let (n, sticky, e0) = self.quotient(o, p)?;
+        Some((
+            from_exact(n, sticky, e0, p, Direction::Down),
+            from_exact(n, sticky, e0, p, Direction::Up),
+        ))
+    }
+
+    /// The quotient of non-zero `self` and `o` as `(N, f ≠ 0, e0)`, `self/o = (N + f)·2^e0` with
+    /// `N` of at least `p` bits (`None` for a zero operand).
+    fn quotient(self, o: Wide, p: u32) -> Option<(U256, bool, i64)> {
+        if o.is_zero() || self.is_zero() {
+            return None;
         }
         let as_192 = |w: Wide| {
             (
@@ -480,7 +499,7 @@ impl Wide {
         if p <= 128 {
             // ⌊A·2^128/B⌋ ≥ 2^127 has at least p bits.
             let n = (top, (u128::from(d1) << 64) | u128::from(d0));
-            return Some(from_exact(n, r != (0, 0), self.e - o.e - 128, p, dir));
+            return Some((n, r != (0, 0), self.e - o.e - 128));
         }
         // One more digit: ⌊A·2^192/B⌋ ≥ 2^191 fills the window.
         let (d, r) = divide_digit(r, b);
@@ -488,7 +507,7 @@ impl Wide {
             (top << 64) | u128::from(d1),
             (u128::from(d0) << 64) | u128::from(d),
         );
-        Some(from_exact(n, r != (0, 0), self.e - o.e - 192, p, dir))
+        Some((n, r != (0, 0), self.e - o.e - 192))
     }
 
     /// `self` rounded to the nearest f64 (ties to even, MPFR's `get_d` in round-to-nearest), if
@@ -887,7 +906,8 @@ mod tests {
 
     /// `div` equals MPFR's quotient rounded down and up, bit for bit, on operands of precisions
     /// up to 192 at target precisions up to 192 (equal mantissas, all-ones, powers of two,
-    /// runs of ones and zeros, exact quotients, zero dividends), and declines a zero divisor.
+    /// runs of ones and zeros, exact quotients, zero dividends), `div_both` is the pair of them,
+    /// and both decline a zero divisor.
     #[test]
     fn quotients_match_mpfr_bit_for_bit() {
         widen_exponent_range();
@@ -906,6 +926,15 @@ mod tests {
                 _ => random_float(&mut rng, pa, 300),
             };
             let a = if i % 1009 == 0 { Float::new(pa) } else { a };
+            let both = wide(&a).div_both(wide(&b), p).unwrap();
+            assert_eq!(
+                Some(both),
+                wide(&a).div(wide(&b), p, Direction::Down).zip(wide(&a).div(
+                    wide(&b),
+                    p,
+                    Direction::Up
+                ))
+            );
             for dir in [Direction::Down, Direction::Up] {
                 let expected = Float::with_val_round(p, &a / &b, round_of(dir)).0;
                 let got = wide(&a).div(wide(&b), p, dir).unwrap().to_float(p);
@@ -916,6 +945,7 @@ mod tests {
             }
         }
         assert_eq!(Wide::ONE.div(Wide::ZERO, 64, Direction::Down), None);
+        assert_eq!(Wide::ONE.div_both(Wide::ZERO, 64), None);
         assert!(same(
             &Wide::ONE
                 .div(wide(&up(3, Float::with_val(53, 3))), 100, Direction::Up)
