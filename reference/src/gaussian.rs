@@ -283,6 +283,18 @@ trait TermFloat: Copy {
     fn add_down(self, o: Self, wp: u32) -> Self;
     /// `RD_wp(self·o)`.
     fn mul_down(self, o: Self, wp: u32) -> Self;
+    /// [`taylor_terms`]: the loop in this form (by default the generic one).
+    fn terms(
+        s: &mut Self,
+        t: &mut Self,
+        w: Self,
+        n: &mut u32,
+        reciprocals: &[Option<Self>],
+        ratio_small_from: f64,
+        wp: u32,
+    ) -> Option<bool> {
+        taylor_terms_generic(s, t, w, n, reciprocals, ratio_small_from, wp)
+    }
 }
 
 impl TermFloat for Short {
@@ -294,6 +306,17 @@ impl TermFloat for Short {
     }
     fn mul_down(self, o: Short, wp: u32) -> Short {
         Short::mul_down(self, o, wp)
+    }
+    fn terms(
+        s: &mut Short,
+        t: &mut Short,
+        w: Short,
+        n: &mut u32,
+        reciprocals: &[Option<Short>],
+        ratio_small_from: f64,
+        wp: u32,
+    ) -> Option<bool> {
+        taylor_terms_short(s, t, w, n, reciprocals, ratio_small_from, wp)
     }
 }
 
@@ -323,6 +346,19 @@ fn taylor_terms<T: TermFloat>(
     ratio_small_from: f64,
     wp: u32,
 ) -> Option<bool> {
+    T::terms(s, t, w, n, reciprocals, ratio_small_from, wp)
+}
+
+/// [`taylor_terms`] written once for both float types, each operation through [`TermFloat`].
+fn taylor_terms_generic<T: TermFloat>(
+    s: &mut T,
+    t: &mut T,
+    w: T,
+    n: &mut u32,
+    reciprocals: &[Option<T>],
+    ratio_small_from: f64,
+    wp: u32,
+) -> Option<bool> {
     while (*n as usize) < reciprocals.len() {
         if f64::from(2 * *n + 3) >= ratio_small_from {
             match (t.exponent(), s.exponent()) {
@@ -337,6 +373,76 @@ fn taylor_terms<T: TermFloat>(
         *n += 1;
     }
     Some(false)
+}
+
+/// [`taylor_terms`] on [`Short`] floats, the same operations in the same order with the same
+/// results, in fewer instructions: a zero `t` or `w` (never in [`taylor_sum`]) takes
+/// [`taylor_terms_generic`]; a zero `s` (the first term) takes one step of it; after that `s`,
+/// `t` and `w` are positive (sums and products of positive numbers rounded down stay positive:
+/// no exponent range), so the operations skip their tests for zero
+/// ([`Short::add_down_positive`], [`Short::mul_down_positive`], the mask of `wp` bits formed
+/// once), and the stopping test reduces to its exponent comparison once `2n + 3 ≥
+/// ratio_small_from`, which stays true as `n` grows (the loop runs in two phases: before, no
+/// stopping test; after, no comparison of `2n + 3`).
+fn taylor_terms_short(
+    s: &mut Short,
+    t: &mut Short,
+    w: Short,
+    n: &mut u32,
+    reciprocals: &[Option<Short>],
+    ratio_small_from: f64,
+    wp: u32,
+) -> Option<bool> {
+    if t.exponent().is_none() || w.exponent().is_none() {
+        return taylor_terms_generic(s, t, w, n, reciprocals, ratio_small_from, wp);
+    }
+    if s.exponent().is_none() {
+        // One step of the generic loop: its stopping test cannot end the sum here (t > 0 and
+        // s = 0), and its sum makes s positive.
+        let Some(&r) = reciprocals.get(*n as usize) else {
+            return Some(false);
+        };
+        let r = r?;
+        *s = s.add_down(*t, wp);
+        *t = t.mul_down(w, wp).mul_down(r, wp);
+        *n += 1;
+    }
+    let keep = crate::short_float::mask(wp);
+    let (mut s_, mut t_, mut k) = (*s, *t, *n as usize);
+    let step = |s_: &mut Short, t_: &mut Short, r: Short| {
+        *s_ = s_.add_down_positive(*t_, keep);
+        *t_ = t_.mul_down_positive(w, keep).mul_down_positive(r, keep);
+    };
+    let mut result = Some(false);
+    // Before the term ratio at x.hi is ≤ 1/2: no stopping test.
+    while k < reciprocals.len() && f64::from(2 * k as u32 + 3) < ratio_small_from {
+        let Some(r) = reciprocals[k] else {
+            result = None;
+            break;
+        };
+        step(&mut s_, &mut t_, r);
+        k += 1;
+    }
+    if result.is_some() {
+        // From there on: the exponent test of the generic loop (both numbers positive).
+        let guard = i64::from(wp) + 3;
+        for r in &reciprocals[k..] {
+            if t_.parts().1 <= s_.parts().1 - guard {
+                result = Some(true);
+                break;
+            }
+            let Some(r) = *r else {
+                result = None;
+                break;
+            };
+            step(&mut s_, &mut t_, r);
+            k += 1;
+        }
+    }
+    *s = s_;
+    *t = t_;
+    *n = k as u32;
+    result
 }
 
 /// `RU(1/RD(1 - k·2^(1-wp)))` at `wp` bits, the factor of [`taylor_sum`]'s upper end for
@@ -1163,6 +1269,79 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// [`taylor_terms_short`] leaves the state where [`taylor_terms_generic`] leaves it (`s`,
+    /// `t`, `n` and the answer), from random states: `s` zero or not, `t` or `w` zero, a
+    /// reciprocal missing, tables that run out, `n` starting inside the table, and every
+    /// `ratio_small_from` side of the phase boundary, at working precisions 1 to 128.
+    #[test]
+    fn short_terms_are_the_generic_terms() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12);
+        // Answers seen: complete, table ran out, reciprocal missing.
+        let mut seen = [0u32; 3];
+        let short = |rng: &mut rand_chacha::ChaCha8Rng, wp: u32| {
+            let m = (rng.gen::<u128>() | 1 << 127) & crate::short_float::mask(wp);
+            Short::from_parts(m, rng.gen_range(-6..=6)).unwrap()
+        };
+        for i in 0..20_000 {
+            let wp = match i % 4 {
+                0 => 128,
+                1 => 127,
+                _ => rng.gen_range(1..=128),
+            };
+            let len = rng.gen_range(0..80);
+            let mut table: Vec<Option<Short>> = (0..len)
+                .map(|k| {
+                    let r = short(&mut rng, wp);
+                    // Shrinking like 1/(2k+3), with a random mantissa.
+                    let (m, e) = r.parts();
+                    Short::from_parts(m, e - 8 - (k as i64 + 1).ilog2() as i64)
+                })
+                .collect();
+            if i % 5 == 0 && len > 0 {
+                let k = rng.gen_range(0..len);
+                table[k] = None;
+            }
+            let s0 = if i % 3 == 0 {
+                Short::ZERO
+            } else {
+                short(&mut rng, wp)
+            };
+            let t0 = if i % 101 == 0 {
+                Short::ZERO
+            } else {
+                short(&mut rng, wp)
+            };
+            let w = if i % 103 == 0 {
+                Short::ZERO
+            } else {
+                short(&mut rng, wp)
+            };
+            let n0 = if i % 2 == 0 {
+                0
+            } else {
+                rng.gen_range(0..=len as u32)
+            };
+            let ratio = f64::from(rng.gen_range(0..100u32));
+            let ratio = if i % 7 == 0 { ratio + 0.5 } else { ratio };
+            let (mut s1, mut t1, mut n1) = (s0, t0, n0);
+            let (mut s2, mut t2, mut n2) = (s0, t0, n0);
+            let a = taylor_terms_generic(&mut s1, &mut t1, w, &mut n1, &table, ratio, wp);
+            let b = taylor_terms_short(&mut s2, &mut t2, w, &mut n2, &table, ratio, wp);
+            assert_eq!(
+                (a, s1, t1, n1),
+                (b, s2, t2, n2),
+                "case {i}: wp {wp}, n0 {n0}, ratio {ratio}"
+            );
+            seen[match a {
+                Some(true) => 0,
+                Some(false) => 1,
+                None => 2,
+            }] += 1;
+        }
+        assert!(seen.iter().all(|&c| c > 500), "answers seen: {seen:?}");
     }
 
     /// The Taylor form on [`Wide`] floats is the MPFR form's, bit for bit: the sum (against the

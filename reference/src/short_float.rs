@@ -33,7 +33,7 @@ pub(crate) struct Short {
 const TOP: u128 = 1 << 127;
 
 /// The mask keeping the top `p` bits of a mantissa (`1 ≤ p ≤ 128`).
-fn mask(p: u32) -> u128 {
+pub(crate) fn mask(p: u32) -> u128 {
     !0u128 << (128 - p)
 }
 
@@ -140,13 +140,21 @@ impl Short {
         if self.m == 0 || o.m == 0 {
             return Short::ZERO;
         }
+        self.mul_down_positive(o, mask(p))
+    }
+
+    /// [`Short::mul_down`] of two positive numbers, the precision given as `keep = mask(p)`
+    /// (computed once by a caller that repeats the operation): no test for zero.
+    #[inline(always)]
+    pub fn mul_down_positive(self, o: Short, keep: u128) -> Short {
+        debug_assert!(self.m & TOP != 0 && o.m & TOP != 0);
         let (high, low) = widening_mul(self.m, o.m);
         let (m, e) = if high & TOP != 0 {
             (high, self.e + o.e)
         } else {
             ((high << 1) | (low >> 127), self.e + o.e - 1)
         };
-        Short { m: m & mask(p), e }
+        Short { m: m & keep, e }
     }
 
     /// `RD_p(self + o)` (`1 ≤ p ≤ 128`).
@@ -172,6 +180,25 @@ impl Short {
             (sum, a.e)
         };
         Short { m: m & mask(p), e }
+    }
+
+    /// [`Short::add_down`] of two positive numbers, the precision given as `keep = mask(p)`:
+    /// no test for zero. The same steps: the operand of larger exponent `a`, the other's
+    /// mantissa shifted right by the exponent difference (0 past 127), a carry shifting once
+    /// more, then the mask.
+    #[inline(always)]
+    pub fn add_down_positive(self, o: Short, keep: u128) -> Short {
+        debug_assert!(self.m & TOP != 0 && o.m & TOP != 0);
+        let (a, b) = if o.e > self.e { (o, self) } else { (self, o) };
+        let shift = (a.e - b.e) as u64;
+        let shifted = if shift >= 128 { 0 } else { b.m >> shift };
+        let (sum, carry) = a.m.overflowing_add(shifted);
+        let (m, e) = if carry {
+            ((sum >> 1) | TOP, a.e + 1)
+        } else {
+            (sum, a.e)
+        };
+        Short { m: m & keep, e }
     }
 }
 
@@ -271,14 +298,22 @@ mod tests {
                 random_float(&mut rng, pb, 4000)
             };
             let expected = down(p, &a * &b);
-            let got = Short::from_float(&a)
-                .unwrap()
-                .mul_down(Short::from_float(&b).unwrap(), p)
-                .to_float(p);
+            let (sa, sb) = (
+                Short::from_float(&a).unwrap(),
+                Short::from_float(&b).unwrap(),
+            );
+            let got = sa.mul_down(sb, p).to_float(p);
             assert!(
                 same(&got, &expected),
                 "{a} × {b} at {p}: {got} ≠ {expected}"
             );
+            if !b.is_zero() {
+                let got = sa.mul_down_positive(sb, mask(p)).to_float(p);
+                assert!(
+                    same(&got, &expected),
+                    "{a} × {b} at {p} (positive): {got} ≠ {expected}"
+                );
+            }
         }
     }
 
@@ -307,14 +342,19 @@ mod tests {
             let a = if i % 991 == 0 { Float::new(pa) } else { a };
             for (x, y) in [(&a, &b), (&b, &a)] {
                 let expected = down(p, x + y);
-                let got = Short::from_float(x)
-                    .unwrap()
-                    .add_down(Short::from_float(y).unwrap(), p)
-                    .to_float(p);
+                let (sx, sy) = (Short::from_float(x).unwrap(), Short::from_float(y).unwrap());
+                let got = sx.add_down(sy, p).to_float(p);
                 assert!(
                     same(&got, &expected),
                     "{x} + {y} at {p}: {got} ≠ {expected}"
                 );
+                if !x.is_zero() && !y.is_zero() {
+                    let got = sx.add_down_positive(sy, mask(p)).to_float(p);
+                    assert!(
+                        same(&got, &expected),
+                        "{x} + {y} at {p} (positive): {got} ≠ {expected}"
+                    );
+                }
             }
         }
     }
