@@ -283,18 +283,15 @@ trait TermFloat: Copy {
     fn add_down(self, o: Self, wp: u32) -> Self;
     /// `RD_wp(self·o)`.
     fn mul_down(self, o: Self, wp: u32) -> Self;
-    /// [`taylor_terms`]: the loop in this form (by default the generic one).
-    fn terms(
-        s: &mut Self,
-        t: &mut Self,
-        w: Self,
-        n: &mut u32,
-        reciprocals: &[Option<Self>],
-        ratio_small_from: f64,
-        wp: u32,
-    ) -> Option<bool> {
-        taylor_terms_generic(s, t, w, n, reciprocals, ratio_small_from, wp)
-    }
+    /// The precision `wp` in the form the operations on positive numbers take it.
+    type Keep: Copy;
+    fn keep(wp: u32) -> Self::Keep;
+    /// The exponent of a positive number (as [`TermFloat::exponent`]).
+    fn exponent_positive(self) -> i64;
+    /// `RD_wp(self + o)` for positive `self`, `o` (`keep` from `wp`).
+    fn add_down_positive(self, o: Self, keep: Self::Keep) -> Self;
+    /// `RD_wp(self·o)` for positive `self`, `o` (`keep` from `wp`).
+    fn mul_down_positive(self, o: Self, keep: Self::Keep) -> Self;
 }
 
 impl TermFloat for Short {
@@ -307,16 +304,21 @@ impl TermFloat for Short {
     fn mul_down(self, o: Short, wp: u32) -> Short {
         Short::mul_down(self, o, wp)
     }
-    fn terms(
-        s: &mut Short,
-        t: &mut Short,
-        w: Short,
-        n: &mut u32,
-        reciprocals: &[Option<Short>],
-        ratio_small_from: f64,
-        wp: u32,
-    ) -> Option<bool> {
-        taylor_terms_short(s, t, w, n, reciprocals, ratio_small_from, wp)
+    type Keep = u128;
+    #[inline(always)]
+    fn exponent_positive(self) -> i64 {
+        self.parts().1
+    }
+    fn keep(wp: u32) -> u128 {
+        crate::short_float::mask(wp)
+    }
+    #[inline(always)]
+    fn add_down_positive(self, o: Short, keep: u128) -> Short {
+        Short::add_down_positive(self, o, keep)
+    }
+    #[inline(always)]
+    fn mul_down_positive(self, o: Short, keep: u128) -> Short {
+        Short::mul_down_positive(self, o, keep)
     }
 }
 
@@ -329,6 +331,22 @@ impl TermFloat for Wide {
     }
     fn mul_down(self, o: Wide, wp: u32) -> Wide {
         self.mul(o, wp, Direction::Down)
+    }
+    type Keep = (u64, u128);
+    #[inline(always)]
+    fn exponent_positive(self) -> i64 {
+        Wide::exponent_positive(self)
+    }
+    fn keep(wp: u32) -> (u64, u128) {
+        crate::wide_float::keep_masks(wp)
+    }
+    #[inline(always)]
+    fn add_down_positive(self, o: Wide, keep: (u64, u128)) -> Wide {
+        Wide::add_down_positive(self, o, keep)
+    }
+    #[inline(always)]
+    fn mul_down_positive(self, o: Wide, keep: (u64, u128)) -> Wide {
+        Wide::mul_down_positive(self, o, keep)
     }
 }
 
@@ -346,7 +364,7 @@ fn taylor_terms<T: TermFloat>(
     ratio_small_from: f64,
     wp: u32,
 ) -> Option<bool> {
-    T::terms(s, t, w, n, reciprocals, ratio_small_from, wp)
+    taylor_terms_positive(s, t, w, n, reciprocals, ratio_small_from, wp)
 }
 
 /// [`taylor_terms`] written once for both float types, each operation through [`TermFloat`].
@@ -375,21 +393,21 @@ fn taylor_terms_generic<T: TermFloat>(
     Some(false)
 }
 
-/// [`taylor_terms`] on [`Short`] floats, the same operations in the same order with the same
-/// results, in fewer instructions: a zero `t` or `w` (never in [`taylor_sum`]) takes
+/// [`taylor_terms`] as [`taylor_terms_generic`], the same operations in the same order with the
+/// same results, in fewer instructions: a zero `t` or `w` (never in [`taylor_sum`]) takes
 /// [`taylor_terms_generic`]; a zero `s` (the first term) takes one step of it; after that `s`,
 /// `t` and `w` are positive (sums and products of positive numbers rounded down stay positive:
 /// no exponent range), so the operations skip their tests for zero
-/// ([`Short::add_down_positive`], [`Short::mul_down_positive`], the mask of `wp` bits formed
-/// once), and the stopping test reduces to its exponent comparison once `2n + 3 ≥
+/// ([`Short::add_down_positive`], [`Short::mul_down_positive`] and their [`Wide`] forms, the
+/// mask of `wp` bits formed once), and the stopping test reduces to its exponent comparison once `2n + 3 ≥
 /// ratio_small_from`, which stays true as `n` grows (the loop runs in two phases: before, no
 /// stopping test; after, no comparison of `2n + 3`).
-fn taylor_terms_short(
-    s: &mut Short,
-    t: &mut Short,
-    w: Short,
+fn taylor_terms_positive<T: TermFloat>(
+    s: &mut T,
+    t: &mut T,
+    w: T,
     n: &mut u32,
-    reciprocals: &[Option<Short>],
+    reciprocals: &[Option<T>],
     ratio_small_from: f64,
     wp: u32,
 ) -> Option<bool> {
@@ -407,9 +425,9 @@ fn taylor_terms_short(
         *t = t.mul_down(w, wp).mul_down(r, wp);
         *n += 1;
     }
-    let keep = crate::short_float::mask(wp);
+    let keep = T::keep(wp);
     let (mut s_, mut t_, mut k) = (*s, *t, *n as usize);
-    let step = |s_: &mut Short, t_: &mut Short, r: Short| {
+    let step = |s_: &mut T, t_: &mut T, r: T| {
         *s_ = s_.add_down_positive(*t_, keep);
         *t_ = t_.mul_down_positive(w, keep).mul_down_positive(r, keep);
     };
@@ -427,7 +445,7 @@ fn taylor_terms_short(
         // From there on: the exponent test of the generic loop (both numbers positive).
         let guard = i64::from(wp) + 3;
         for r in &reciprocals[k..] {
-            if t_.parts().1 <= s_.parts().1 - guard {
+            if t_.exponent_positive() <= s_.exponent_positive() - guard {
                 result = Some(true);
                 break;
             }
@@ -1271,77 +1289,102 @@ mod tests {
         }
     }
 
-    /// [`taylor_terms_short`] leaves the state where [`taylor_terms_generic`] leaves it (`s`,
-    /// `t`, `n` and the answer), from random states: `s` zero or not, `t` or `w` zero, a
+    /// [`taylor_terms_positive`] leaves the state where [`taylor_terms_generic`] leaves it (`s`,
+    /// `t`, `n` and the answer), from random states, on [`Short`] floats (`wp` 1 to 128) and
+    /// [`Wide`] floats (`wp` 1 to 192, mostly above 128): `s` zero or not, `t` or `w` zero, a
     /// reciprocal missing, tables that run out, `n` starting inside the table, and every
-    /// `ratio_small_from` side of the phase boundary, at working precisions 1 to 128.
+    /// `ratio_small_from` side of the phase boundary.
     #[test]
-    fn short_terms_are_the_generic_terms() {
+    fn positive_terms_are_the_generic_terms() {
         use rand::{Rng, SeedableRng};
+        use std::fmt::Debug;
+        /// Both loops from the same state: the same state after, and the answer.
+        fn same_run<T: TermFloat + PartialEq + Debug>(
+            (s0, t0, w, n0): (T, T, T, u32),
+            table: &[Option<T>],
+            ratio: f64,
+            wp: u32,
+        ) -> Option<bool> {
+            let (mut s1, mut t1, mut n1) = (s0, t0, n0);
+            let (mut s2, mut t2, mut n2) = (s0, t0, n0);
+            let a = taylor_terms_generic(&mut s1, &mut t1, w, &mut n1, table, ratio, wp);
+            let b = taylor_terms_positive(&mut s2, &mut t2, w, &mut n2, table, ratio, wp);
+            assert_eq!(
+                (a, s1, t1, n1),
+                (b, s2, t2, n2),
+                "wp {wp}, n0 {n0}, ratio {ratio}"
+            );
+            a
+        }
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12);
-        // Answers seen: complete, table ran out, reciprocal missing.
-        let mut seen = [0u32; 3];
-        let short = |rng: &mut rand_chacha::ChaCha8Rng, wp: u32| {
-            let m = (rng.gen::<u128>() | 1 << 127) & crate::short_float::mask(wp);
-            Short::from_parts(m, rng.gen_range(-6..=6)).unwrap()
+        // Answers seen (two-limb, three-limb): complete, table ran out, reciprocal missing.
+        let mut seen = [[0u32; 3]; 2];
+        // A random positive float of `wp` bits, exponent `e`, as `(mantissa limbs, e)`.
+        let random = |rng: &mut rand_chacha::ChaCha8Rng, wide: bool, wp: u32, e: i64| {
+            let m = [
+                rng.gen::<u64>(),
+                rng.gen::<u64>(),
+                rng.gen::<u64>() | 1 << 63,
+            ];
+            let m = if wide { m } else { [0, m[1], m[2]] };
+            Wide::from_integer(m, e - 192, wp, Direction::Down)
         };
-        for i in 0..20_000 {
-            let wp = match i % 4 {
-                0 => 128,
-                1 => 127,
-                _ => rng.gen_range(1..=128),
+        for i in 0..40_000 {
+            let wide = i % 2 == 1;
+            let wp = match (wide, i % 8) {
+                (false, 0) => 128,
+                (false, 2) => 127,
+                (false, _) => rng.gen_range(1..=128),
+                (true, 1) => 192,
+                (true, 3) => rng.gen_range(1..=128),
+                (true, _) => rng.gen_range(129..=192),
             };
             let len = rng.gen_range(0..80);
-            let mut table: Vec<Option<Short>> = (0..len)
+            // Shrinking like 1/(2k+3), with random mantissas.
+            let mut table: Vec<Option<Wide>> = (0..len)
                 .map(|k| {
-                    let r = short(&mut rng, wp);
-                    // Shrinking like 1/(2k+3), with a random mantissa.
-                    let (m, e) = r.parts();
-                    Short::from_parts(m, e - 8 - (k as i64 + 1).ilog2() as i64)
+                    let e = -8 - (k as i64 + 1).ilog2() as i64;
+                    Some(random(&mut rng, wide, wp, e))
                 })
                 .collect();
             if i % 5 == 0 && len > 0 {
                 let k = rng.gen_range(0..len);
                 table[k] = None;
             }
-            let s0 = if i % 3 == 0 {
-                Short::ZERO
-            } else {
-                short(&mut rng, wp)
+            let mut pick = |zero: bool| {
+                if zero {
+                    Wide::ZERO
+                } else {
+                    let e = rng.gen_range(-6..=6);
+                    random(&mut rng, wide, wp, e)
+                }
             };
-            let t0 = if i % 101 == 0 {
-                Short::ZERO
-            } else {
-                short(&mut rng, wp)
-            };
-            let w = if i % 103 == 0 {
-                Short::ZERO
-            } else {
-                short(&mut rng, wp)
-            };
-            let n0 = if i % 2 == 0 {
+            let state = (pick(i % 3 == 0), pick(i % 101 == 0), pick(i % 103 == 0));
+            let n0 = if i % 4 < 2 {
                 0
             } else {
                 rng.gen_range(0..=len as u32)
             };
             let ratio = f64::from(rng.gen_range(0..100u32));
             let ratio = if i % 7 == 0 { ratio + 0.5 } else { ratio };
-            let (mut s1, mut t1, mut n1) = (s0, t0, n0);
-            let (mut s2, mut t2, mut n2) = (s0, t0, n0);
-            let a = taylor_terms_generic(&mut s1, &mut t1, w, &mut n1, &table, ratio, wp);
-            let b = taylor_terms_short(&mut s2, &mut t2, w, &mut n2, &table, ratio, wp);
-            assert_eq!(
-                (a, s1, t1, n1),
-                (b, s2, t2, n2),
-                "case {i}: wp {wp}, n0 {n0}, ratio {ratio}"
-            );
-            seen[match a {
+            let answer = if wide {
+                same_run((state.0, state.1, state.2, n0), &table, ratio, wp)
+            } else {
+                let short = |x: Wide| x.to_short().unwrap();
+                let table: Vec<Option<Short>> = table.iter().map(|r| r.map(short)).collect();
+                let state = (short(state.0), short(state.1), short(state.2), n0);
+                same_run(state, &table, ratio, wp)
+            };
+            seen[usize::from(wide)][match answer {
                 Some(true) => 0,
                 Some(false) => 1,
                 None => 2,
             }] += 1;
         }
-        assert!(seen.iter().all(|&c| c > 500), "answers seen: {seen:?}");
+        assert!(
+            seen.iter().flatten().all(|&c| c > 500),
+            "answers seen: {seen:?}"
+        );
     }
 
     /// The Taylor form on [`Wide`] floats is the MPFR form's, bit for bit: the sum (against the

@@ -104,6 +104,29 @@ fn finish(m: [u64; 3], below: bool, e: i64, p: u32, dir: Direction) -> Wide {
     }
 }
 
+/// The masks keeping the top `p` bits of a mantissa `[m0, m1, m2]` (`1 ≤ p ≤ 192`), as
+/// (the mask of `m0`, the mask of `m2·2^64 + m1`): what [`finish`] keeps when it rounds down.
+pub(crate) fn keep_masks(p: u32) -> (u64, u128) {
+    debug_assert!((1..=192).contains(&p));
+    let cut = 192 - p;
+    if cut < 64 {
+        (!0u64 << cut, !0u128)
+    } else {
+        (0, !0u128 << (cut - 64))
+    }
+}
+
+/// [`finish`] toward −∞ with the masks of [`keep_masks`]: the bits below the window and below
+/// the last place are dropped, nothing is added.
+#[inline(always)]
+fn finish_down(m: [u64; 3], e: i64, keep: (u64, u128)) -> Wide {
+    let high = ((u128::from(m[2]) << 64) | u128::from(m[1])) & keep.1;
+    Wide {
+        m: [m[0] & keep.0, high as u64, (high >> 64) as u64],
+        e,
+    }
+}
+
 /// A 256-bit integer as (high, low) halves.
 type U256 = (u128, u128);
 
@@ -409,6 +432,63 @@ impl Wide {
     fn aligned(a: Wide, b: Wide) -> (U256, U256, bool) {
         let (small, lost) = shift_right(b.as_u256(), a.e - b.e);
         (a.as_u256(), small, lost)
+    }
+
+    /// MPFR's exponent of a positive number (`2^(e-1) ≤ value < 2^e`; meaningless for zero).
+    #[inline(always)]
+    pub fn exponent_positive(self) -> i64 {
+        self.e
+    }
+
+    /// [`Wide::mul`] toward −∞ of two positive numbers, the precision given as
+    /// `keep = keep_masks(p)` (formed once by a caller that repeats the operation): the same
+    /// exact product and window, no test for zero and no flag for the bits below it (rounding
+    /// down drops them).
+    #[inline(always)]
+    pub fn mul_down_positive(self, o: Wide, keep: (u64, u128)) -> Wide {
+        debug_assert!(self.m[2] & TOP != 0 && o.m[2] & TOP != 0);
+        let mut prod = [0u64; 6];
+        for i in 0..3 {
+            let mut carry = 0u128;
+            for j in 0..3 {
+                let v =
+                    u128::from(self.m[i]) * u128::from(o.m[j]) + u128::from(prod[i + j]) + carry;
+                prod[i + j] = v as u64;
+                carry = v >> 64;
+            }
+            prod[i + 3] = carry as u64;
+        }
+        let e = self.e + o.e;
+        if prod[5] & TOP != 0 {
+            finish_down([prod[3], prod[4], prod[5]], e, keep)
+        } else {
+            let m = [
+                (prod[3] << 1) | (prod[2] >> 63),
+                (prod[4] << 1) | (prod[3] >> 63),
+                (prod[5] << 1) | (prod[4] >> 63),
+            ];
+            finish_down(m, e - 1, keep)
+        }
+    }
+
+    /// [`Wide::add`] toward −∞ of two positive numbers, the precision given as
+    /// `keep = keep_masks(p)`: the same aligned sum and window, no test for zero and no flag for
+    /// the bits below it.
+    #[inline(always)]
+    pub fn add_down_positive(self, o: Wide, keep: (u64, u128)) -> Wide {
+        debug_assert!(self.m[2] & TOP != 0 && o.m[2] & TOP != 0);
+        let (a, b) = if o.e > self.e { (o, self) } else { (self, o) };
+        let ((a_hi, a_lo), (b_hi, b_lo), _) = Wide::aligned(a, b);
+        let (lo, c) = a_lo.overflowing_add(b_lo);
+        let (hi, c1) = a_hi.overflowing_add(b_hi);
+        let (hi, c2) = hi.overflowing_add(u128::from(c));
+        if c1 || c2 {
+            let (hi, lo) = ((hi >> 1) | (1 << 127), (lo >> 1) | (hi << 127));
+            let m = [(lo >> 64) as u64, hi as u64, (hi >> 64) as u64];
+            return finish_down(m, a.e + 1, keep);
+        }
+        let m = [(lo >> 64) as u64, hi as u64, (hi >> 64) as u64];
+        finish_down(m, a.e, keep)
     }
 
     /// `self + o` rounded to `p` bits in direction `dir` (`1 ≤ p ≤ 192`).
@@ -838,6 +918,15 @@ mod tests {
                     same(&got, &expected),
                     "{a} × {b} at {p} {dir:?}: {got} ≠ {expected}"
                 );
+                if dir == Direction::Down && !b.is_zero() {
+                    let got = wide(&a)
+                        .mul_down_positive(wide(&b), keep_masks(p))
+                        .to_float(p);
+                    assert!(
+                        same(&got, &expected),
+                        "{a} × {b} at {p} (positive): {got} ≠ {expected}"
+                    );
+                }
             }
         }
     }
@@ -890,6 +979,12 @@ mod tests {
                     let expected = Float::with_val_round(p, x + y, round_of(dir)).0;
                     let got = wide(x).add(wide(y), p, dir).to_float(p);
                     assert!(same(&got, &expected), "{x} + {y} at {p} {dir:?}");
+                    if dir == Direction::Down && !x.is_zero() && !y.is_zero() {
+                        let got = wide(x)
+                            .add_down_positive(wide(y), keep_masks(p))
+                            .to_float(p);
+                        assert!(same(&got, &expected), "{x} + {y} at {p} (positive)");
+                    }
                     let difference = Float::with_val_round(p, x - y, round_of(dir)).0;
                     match wide(x).sub(wide(y), p, dir) {
                         Some(got) => assert!(
