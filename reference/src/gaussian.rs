@@ -427,10 +427,12 @@ fn taylor_terms_positive<T: TermFloat>(
     }
     let keep = T::keep(wp);
     let (mut s_, mut t_, mut k) = (*s, *t, *n as usize);
-    let step = |s_: &mut T, t_: &mut T, r: T| {
-        *s_ = s_.add_down_positive(*t_, keep);
-        *t_ = t_.mul_down_positive(w, keep).mul_down_positive(r, keep);
-    };
+    // One term: s += t, t ·= w, t ·= r, each rounded down at wp bits.
+    #[inline(always)]
+    fn step<T: TermFloat>(s: &mut T, t: &mut T, w: T, r: T, keep: T::Keep) {
+        *s = s.add_down_positive(*t, keep);
+        *t = t.mul_down_positive(w, keep).mul_down_positive(r, keep);
+    }
     let mut result = Some(false);
     // Before the term ratio at x.hi is ≤ 1/2: no stopping test.
     while k < reciprocals.len() && f64::from(2 * k as u32 + 3) < ratio_small_from {
@@ -438,7 +440,7 @@ fn taylor_terms_positive<T: TermFloat>(
             result = None;
             break;
         };
-        step(&mut s_, &mut t_, r);
+        step(&mut s_, &mut t_, w, r, keep);
         k += 1;
     }
     if result.is_some() {
@@ -453,7 +455,7 @@ fn taylor_terms_positive<T: TermFloat>(
                 result = None;
                 break;
             };
-            step(&mut s_, &mut t_, r);
+            step(&mut s_, &mut t_, w, r, keep);
             k += 1;
         }
     }

@@ -189,7 +189,17 @@ impl Short {
     #[inline(always)]
     pub fn add_down_positive(self, o: Short, keep: u128) -> Short {
         debug_assert!(self.m & TOP != 0 && o.m & TOP != 0);
-        let (a, b) = if o.e > self.e { (o, self) } else { (self, o) };
+        // Each order in its own branch (no selection of the operands).
+        if o.e > self.e {
+            Short::add_down_ordered(o, self, keep)
+        } else {
+            Short::add_down_ordered(self, o, keep)
+        }
+    }
+
+    /// [`Short::add_down_positive`] with `a`'s exponent at least `b`'s.
+    #[inline(always)]
+    fn add_down_ordered(a: Short, b: Short, keep: u128) -> Short {
         let shift = (a.e - b.e) as u64;
         let shifted = if shift >= 128 { 0 } else { b.m >> shift };
         let (sum, carry) = a.m.overflowing_add(shifted);
