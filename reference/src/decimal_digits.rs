@@ -428,30 +428,22 @@ fn push_integer(out: &mut Vec<u8>, v: i128) {
     if v < 0 {
         out.push(b'-');
     }
-    if let Ok(small) = u64::try_from(v.unsigned_abs()) {
-        // The usual case, in 64-bit arithmetic (a bound's exponent is far below 2^64).
-        let mut magnitude = small;
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (magnitude % 10) as u8;
-            magnitude /= 10;
-            if magnitude == 0 {
-                break;
-            }
-        }
-        out.extend_from_slice(&digits[at..]);
-        return;
-    }
     let mut magnitude = v.unsigned_abs();
     let mut digits = [0u8; 40];
     let mut at = digits.len();
-    loop {
+    // Digits beyond 64 bits in 128-bit arithmetic (never for a bound's exponent), the rest in
+    // 64-bit arithmetic, the usual case.
+    while magnitude > u128::from(u64::MAX) {
         at -= 1;
         digits[at] = b'0' + (magnitude % 10) as u8;
         magnitude /= 10;
-        if magnitude == 0 {
+    }
+    let mut small = magnitude as u64;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (small % 10) as u8;
+        small /= 10;
+        if small == 0 {
             break;
         }
     }
