@@ -55,6 +55,8 @@ mod fixed_ln;
 mod gaussian;
 mod gradients;
 mod h;
+mod h_centres;
+mod h_centres_table;
 mod input;
 mod interval;
 mod limb_memory;
