@@ -1,8 +1,9 @@
 //! Expected improvement `EI(μ, σ; y) = σ·h((y - μ)/σ)`, `max(y - μ, 0)` for `σ = 0`
 //! (MATH.md, "Expected improvement").
 
-use crate::certify::{exact, series_accuracy, ziv, Enclosure};
+use crate::certify::{exact, first_precision, series_accuracy, ziv, Enclosure};
 use crate::gaussian::{h_neg, h_neg_wide, h_neg_with_density};
+use crate::h_centres::h_neg_centred;
 use crate::input::{finite, non_negative};
 use crate::interval::{down, exact_difference_f64, log2_abs, up, widen_exponent_range, Interval};
 use crate::wide_float::{Direction, Wide};
@@ -117,6 +118,56 @@ pub(crate) fn exact_difference(y: f64, mu: f64) -> Float {
     exact_difference_f64(y, mu)
 }
 
+/// The largest `enclosure_bits` the front door [`ei_by_centres`] serves: its enclosures have
+/// relative width at most `2^-116` (proof note §4.5), the margin keeping the Ziv loop's
+/// fallback rare.
+const CENTRED_BITS: u32 = 110;
+
+/// `EI` for `σ > 0` (`d = y - μ` exact) from the centred expansions of `h(-x)`
+/// ([`h_neg_centred`]) where they decide it: `enclosure_bits ≤ 110`, `|d|` of at most 192 bits,
+/// `x = |d|/σ ≤ 6`, and the enclosure
+/// `[max(d, 0) + RD(σ·h_lo), max(d, 0) + RU(σ·h_hi)]` (each operation rounded outward at 128
+/// bits on [`Wide`] floats; `x` rounded both ways at 192 bits) rounds to one normal double and
+/// meets the width target; `None` otherwise (the Ziv loop then runs). Correct rounding is
+/// unique, so the value is the Ziv loop's; the bounds are these 128-bit ones (relative width
+/// at most `2^-116`). The work counter records the Ziv loop's first precision, where the loop
+/// would have settled. Proof note §4.5; checked against the Ziv loop at 200 bits by
+/// `tests::centred_front_door_is_the_ziv_loop`.
+fn ei_by_centres(d: &Float, sigma: f64, acc: &Accuracy) -> Option<Certified> {
+    if acc.enclosure_bits > CENTRED_BITS {
+        return None;
+    }
+    let ad = Wide::magnitude_of(d)?;
+    let s = Wide::from_f64_magnitude(sigma);
+    let (x_lo, x_hi) = ad.div_both(s, 192)?;
+    let (h_lo, h_hi) = h_neg_centred(x_lo, x_hi)?;
+    let (mut lo, mut hi) = (
+        h_lo.mul(s, 128, Direction::Down),
+        h_hi.mul(s, 128, Direction::Up),
+    );
+    if d.is_sign_positive() && !d.is_zero() {
+        lo = ad.add(lo, 128, Direction::Down);
+        hi = ad.add(hi, 128, Direction::Up);
+    }
+    // Both ends round to the same normal double (RNE is monotone), and the width test of
+    // `certify::is_tight` (width = RU_64(hi - lo), width·2^bits ≤ lo) holds.
+    let value = lo.to_f64_nearest()?;
+    if value == 0.0 || hi.to_f64_nearest()? != value {
+        return None;
+    }
+    if let Some(width) = hi.sub(lo, 64, Direction::Up) {
+        if width.times_pow2(i64::from(acc.enclosure_bits)) > lo {
+            return None;
+        }
+    }
+    crate::work::working(first_precision(&series_accuracy(acc)));
+    Some(Certified {
+        value,
+        lower: lo.to_float(128),
+        upper: hi.to_float(128),
+    })
+}
+
 /// `EI(μ, σ; y) = E[max(y - f, 0)]`, `f ~ N(μ, σ²)` (MATH.md, "Expected improvement").
 ///
 /// # Domain
@@ -129,12 +180,15 @@ pub(crate) fn exact_difference(y: f64, mu: f64) -> Float {
 /// Checked against mpmath in `tests/mpmath_data.rs`.
 ///
 /// # Regimes
-/// `EI = max(y - μ, 0) + σ·h(-|z|)`, free of cancellation for `z > 0`; `h(-x)` by its Taylor
-/// series (`x ≤ 6`), the continued fraction of the repeated normal integrals (`x > 6`), or the
-/// alternating asymptotic series with its rigorous remainder (large `x`); see `gaussian.rs`.
+/// `EI = max(y - μ, 0) + σ·h(-|z|)`, free of cancellation for `z > 0`; `h(-x)` for `x ≤ 6` at
+/// the default accuracy by centred Taylor expansions on fixed-point integers (`h_centres.rs`),
+/// else in a Ziv loop by its Taylor series (`x ≤ 6`), the continued fraction of the repeated
+/// normal integrals (`x > 6`), or the alternating asymptotic series with its rigorous
+/// remainder (large `x`); see `gaussian.rs`.
 ///
 /// # Cost
-/// About 30–60 µs at the default accuracy (table in `proofs-notes/reference-certification.md`).
+/// About 1–2 µs for `|z| ≤ 6` at the default accuracy, 30–60 µs beyond (table in
+/// `proofs-notes/reference-certification.md`).
 pub fn ei(mu: f64, sigma: f64, y: f64) -> Result<Certified, Error> {
     ei_with(mu, sigma, y, &Accuracy::default())
 }
@@ -152,6 +206,9 @@ pub fn ei_with(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Result<Certified,
             Float::with_val(53, 0)
         };
         return ziv("ei", acc, |_| Interval::point(positive_part.clone()).into());
+    }
+    if let Some(c) = ei_by_centres(&d, sigma, acc) {
+        return Ok(c);
     }
     let sigma = exact(sigma);
     ziv("ei", &series_accuracy(acc), |p| {
@@ -213,5 +270,89 @@ mod tests {
             answered * 100 >= eligible * 99,
             "answered {answered} of {eligible}"
         );
+    }
+
+    /// The front door's result against the Ziv loop's at 200 bits (which the front door does
+    /// not serve): the same value bit for bit, the new enclosure contains the 200-bit one and
+    /// has relative width at most `2^-116`, on 100 000 BO-like points (`σ = 10^U(-2, 2)`,
+    /// `μ = U(-1, 1)`, `z ~ N(0, 2²)`, `y = μ + zσ`) and stress sets: scales from `10^-300` to
+    /// `10^300`, `y = μ`, `|z|` at, just below and just above 6, `|y - μ|` needing more than
+    /// 192 bits, subnormal results. The front door answers on all but a few of the points it
+    /// may take (`|d|` within 192 bits, `x ≤ 6`, a normal result).
+    #[test]
+    fn centred_front_door_is_the_ziv_loop() {
+        widen_exponent_range();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(73);
+        let forced = Accuracy {
+            enclosure_bits: 200,
+            ..Accuracy::default()
+        };
+        let mut points = Vec::new();
+        for _ in 0..100_000 {
+            let sigma = 10f64.powf(rng.gen_range(-2.0..2.0));
+            let mu = rng.gen_range(-1.0..1.0);
+            // N(0, 2²) by Box–Muller.
+            let (u1, u2): (f64, f64) = (rng.gen_range(f64::MIN_POSITIVE..1.0), rng.gen());
+            let z = 2.0 * (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+            points.push((mu, sigma, mu + z * sigma));
+        }
+        for i in 0..20_000 {
+            let scale = 10f64.powi(rng.gen_range(-300..300));
+            let sigma = rng.gen_range(0.5..2.0) * scale;
+            let mu = rng.gen_range(-3.0..3.0) * scale;
+            let z = match i % 8 {
+                0 => 0.0,
+                1 => 6.0 * if rng.gen() { 1.0 } else { -1.0 },
+                2 => rng.gen_range(5.999..6.001) * if rng.gen() { 1.0 } else { -1.0 },
+                3 => rng.gen_range(-1e-12..1e-12),
+                _ => rng.gen_range(-6.5..6.5),
+            };
+            let y = if i % 8 == 0 { mu } else { mu + z * sigma };
+            points.push((mu, sigma, y));
+        }
+        for i in 0..2_000 {
+            // |y - μ| spanning more than 192 bits, or tiny results.
+            let sigma = rng.gen_range(0.5..2.0);
+            let (mu, y) = if i % 2 == 0 {
+                (rng.gen_range(-1.0..1.0) * 1e-60, rng.gen_range(-3.0..3.0))
+            } else {
+                let s = 1e-310;
+                points.push((0.0, s, rng.gen_range(-3.0..3.0) * s));
+                continue;
+            };
+            points.push((mu, sigma, y));
+            points.push((y, sigma, mu));
+        }
+        let (mut eligible, mut answered) = (0usize, 0usize);
+        let mut widest = Float::with_val(64, 0);
+        for &(mu, sigma, y) in &points {
+            let new = ei(mu, sigma, y).unwrap();
+            let old = ei_with(mu, sigma, y, &forced).unwrap();
+            let at = format!("ei({mu:e}, {sigma:e}, {y:e})");
+            assert_eq!(new.value.to_bits(), old.value.to_bits(), "{at}");
+            assert!(new.lower <= old.lower && old.upper <= new.upper, "{at}");
+            let width = Float::with_val(64, &new.upper - &new.lower) / &new.lower;
+            let d = exact_difference(y, mu);
+            let centred = ei_by_centres(&d, sigma, &Accuracy::default());
+            if let Some(c) = &centred {
+                assert_eq!(c.value.to_bits(), new.value.to_bits());
+                assert!(width <= Float::with_val(64, 1) >> 116u32, "{at}: {width}");
+                if width > widest {
+                    widest = width;
+                }
+            } else {
+                assert!(width <= Float::with_val(64, 1) >> 100u32, "{at}: {width}");
+            }
+            let x = Float::with_val(300, &*d.as_abs()) / sigma;
+            if d.prec() <= 192 && x <= 6 && old.value.is_normal() {
+                eligible += 1;
+                answered += usize::from(centred.is_some());
+            }
+        }
+        println!(
+            "answered {answered} of {eligible}; widest 2^{:.2}",
+            widest.log2().to_f64()
+        );
+        assert!(answered * 10_000 >= eligible * 9_999 && eligible > 100_000);
     }
 }

@@ -267,7 +267,9 @@ mod tests {
         }
         // T' = Φ(-c + s)/φ(c) ≤ A1 + |s|·e^{c|s|} < 2 (the width term of `h_neg_centred`):
         // A1 is largest at c = 0 (√(π/2) = 1.2533…).
-        assert!(CENTRES.iter().all(|e| (e.1 as f64) < 1.254 * 2f64.powi(FRAC as i32)));
+        assert!(CENTRES
+            .iter()
+            .all(|e| (e.1 as f64) < 1.254 * 2f64.powi(FRAC as i32)));
     }
 
     /// [`mul_high`] is the floor of the exact 256-bit product over `2^128` (rug's integers), on
