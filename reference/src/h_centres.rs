@@ -50,16 +50,21 @@ const RECIPROCALS: [i128; MAX_TERMS] = {
 /// rounded toward −∞).
 #[inline(always)]
 pub(crate) fn mul_high(a: i128, b: i128) -> i128 {
-    let (a_lo, a_hi) = (a as u64, (a >> 64) as i64);
-    let (b_lo, b_hi) = (b as u64, (b >> 64) as i64);
-    // a·b = hh·2^128 + (hl + lh)·2^64 + ll, each partial product exact in 128 bits.
-    let ll = u128::from(a_lo) * u128::from(b_lo);
-    let lh = i128::from(a_lo) * i128::from(b_hi);
-    let hl = i128::from(a_hi) * i128::from(b_lo);
-    let hh = i128::from(a_hi) * i128::from(b_hi);
-    let t1 = hl + (ll >> 64) as i128;
-    let t2 = lh + i128::from(t1 as u64);
-    hh + (t1 >> 64) + (t2 >> 64)
+    // With a = A - 2^128·[a < 0] (A = a mod 2^128, likewise B):
+    // ⌊a·b/2^128⌋ = ⌊A·B/2^128⌋ - [a < 0]·B - [b < 0]·A (mod 2^128, exact: the terms removed
+    // are whole multiples of 2^128, and the result lies in i128's range).
+    let (ua, ub) = (a as u128, b as u128);
+    let (a0, a1) = (ua as u64, (ua >> 64) as u64);
+    let (b0, b1) = (ub as u64, (ub >> 64) as u64);
+    let ll = u128::from(a0) * u128::from(b0);
+    let lh = u128::from(a0) * u128::from(b1);
+    let hl = u128::from(a1) * u128::from(b0);
+    let hh = u128::from(a1) * u128::from(b1);
+    let (mid, c1) = lh.overflowing_add(hl);
+    let (mid, c2) = mid.overflowing_add(ll >> 64);
+    let high = hh + (mid >> 64) + ((u128::from(c1) + u128::from(c2)) << 64);
+    let high = high.wrapping_sub(ub & ((a >> 127) as u128));
+    high.wrapping_sub(ua & ((b >> 127) as u128)) as i128
 }
 
 /// The number of terms `K` at centre `j` (`b_2 … b_K`): the truncation after `s^K` is below
