@@ -3,7 +3,7 @@
 
 use crate::certify::{exact, first_precision, series_accuracy, ziv, Enclosure};
 use crate::gaussian::{h_neg, h_neg_wide, h_neg_with_density};
-use crate::h_centres::h_neg_centred;
+use crate::h_centres::scaled_h_neg_centred;
 use crate::input::{finite, non_negative};
 use crate::interval::{down, exact_difference_f64, log2_abs, up, widen_exponent_range, Interval};
 use crate::wide_float::{Direction, Wide};
@@ -149,11 +149,11 @@ fn exact_distance(y: f64, mu: f64) -> Option<(Wide, bool)> {
     })
 }
 
-/// `EI` for `σ > 0` from the centred expansions of `h(-x)` ([`h_neg_centred`]) where they
+/// `EI` for `σ > 0` from the centred expansions of `h(-x)` ([`scaled_h_neg_centred`]) where they
 /// decide it: `enclosure_bits ≤ 110`, `y - μ` of at most 192 bits ([`exact_distance`]),
 /// `x = |y - μ|/σ ≤ 6`, and the enclosure
-/// `[max(d, 0) + RD(σ·h_lo), max(d, 0) + RU(σ·h_hi)]` (each operation rounded outward at 128
-/// bits on [`Wide`] floats; `x` rounded both ways at 192 bits) rounds to one normal double and
+/// `[RD(max(d, 0) + σh_lo), RU(max(d, 0) + σh_hi)]` (`σ·h(-x) ∈ [σh_lo, σh_hi]`, 128 bits; the
+/// sum rounded outward at 128 bits on [`Wide`] floats; `x` rounded both ways at 192 bits) rounds to one normal double and
 /// meets the width target; `None` otherwise (the Ziv loop then runs). Correct rounding is
 /// unique, so the value is the Ziv loop's; the bounds are these 128-bit ones (relative width
 /// at most `2^-116`). The work counter records the Ziv loop's first precision, where the loop
@@ -166,11 +166,7 @@ fn ei_by_centres(y: f64, mu: f64, sigma: f64, acc: &Accuracy) -> Option<Certifie
     let (ad, positive) = exact_distance(y, mu)?;
     let s = Wide::from_f64_magnitude(sigma);
     let (x_lo, x_hi) = ad.div_both(s, 192)?;
-    let (h_lo, h_hi) = h_neg_centred(x_lo, x_hi)?;
-    let (mut lo, mut hi) = (
-        h_lo.mul(s, 128, Direction::Down),
-        h_hi.mul(s, 128, Direction::Up),
-    );
+    let (mut lo, mut hi) = scaled_h_neg_centred(x_lo, x_hi, sigma)?;
     if positive {
         lo = ad.add(lo, 128, Direction::Down);
         hi = ad.add(hi, 128, Direction::Up);

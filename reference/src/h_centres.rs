@@ -23,7 +23,8 @@
 //! width of the returned enclosure of `h(-x)` by `2^-116`.
 
 use crate::h_centres_table::CENTRES;
-use crate::wide_float::{Direction, Wide};
+use crate::short_float::{widening_mul, Short};
+use crate::wide_float::Wide;
 
 /// Fractional bits of `T`, `s`, `A0`, `A1`.
 const FRAC: u32 = 126;
@@ -133,8 +134,9 @@ fn t_fixed(j: usize, s: i128) -> i128 {
     a0 as i128 + mul_high(s, q)
 }
 
-/// `h(-x)` enclosed for `x ∈ [x_lo, x_hi]`, `0 ≤ x_lo ≤ x_hi ≤ 6`, as `(lower, upper)` at 128
-/// bits, from the centred expansion at the centre nearest `x_lo`; `None` outside that domain.
+/// `σ·h(-x)` enclosed for `x ∈ [x_lo, x_hi]`, `0 ≤ x_lo ≤ x_hi ≤ 6`, and a double `σ > 0`, as
+/// `(lower, upper)` of 128 bits, from the centred expansion at the centre nearest `x_lo`;
+/// `None` outside that domain.
 ///
 /// # Definition and accuracy
 /// `h(z) = zΦ(z) + φ(z)` (MATH.md, "Expected improvement"). The enclosure is certified (proof
@@ -142,9 +144,9 @@ fn t_fixed(j: usize, s: i128) -> i128 {
 /// `|dh(-x)/dx| = Φ(-x)`, the products rounded outward); its relative width is at most
 /// `2^-116` when `x_hi - x_lo < 2^-126` (e.g. `x = |d|/σ` rounded both ways at 192 bits).
 /// Checked against MPFR's `erfc` form at 400 bits (`tests::encloses_mpfr_h`).
-pub(crate) fn h_neg_centred(x_lo: Wide, x_hi: Wide) -> Option<(Wide, Wide)> {
+pub(crate) fn scaled_h_neg_centred(x_lo: Wide, x_hi: Wide, sigma: f64) -> Option<(Wide, Wide)> {
     let six = Wide::from_f64_magnitude(6.0);
-    if x_hi > six || x_lo > x_hi {
+    if x_hi > six || x_lo > x_hi || !(sigma > 0.0) || !sigma.is_finite() {
         return None;
     }
     // The centre nearest x_lo: j = ⌊256·x_lo + 1⌋/2 ≤ 768, |c - x_lo| ≤ 1/256.
@@ -164,29 +166,60 @@ pub(crate) fn h_neg_centred(x_lo: Wide, x_hi: Wide) -> Option<(Wide, Wide)> {
     }
     let t = t_fixed(j, s_a << (128 - FRAC));
     // T(s_a) ∈ [T̃ - 4, T̃ + 4]; T(s_b) ≤ T(s_a) + (s_b - s_a)·sup T', T' = Φ(-c + s)/φ(c) < 2.
-    let t_lo = t - T_ERROR;
-    let t_hi = t + T_ERROR + 2 * (s_b - s_a);
-    let as_wide = |v: i128| {
-        let v = v as u128;
-        Wide::from_integer(
-            [v as u64, (v >> 64) as u64, 0],
-            -i64::from(FRAC),
-            128,
-            Direction::Down,
-        )
-    };
+    let t_lo = (t - T_ERROR) as u128;
+    let t_hi = (t + T_ERROR + 2 * (s_b - s_a)) as u128;
+    // φ(c) ∈ [m, m + 1]·2^(e-128); σ = σ_m·2^(e_σ-64) with 2^63 ≤ σ_m < 2^64.
     let (_, _, m, e) = CENTRES[j];
-    let phi_lo = Wide::from_integer(
-        [m as u64, (m >> 64) as u64, 0],
-        i64::from(e) - 128,
-        128,
-        Direction::Down,
-    );
-    let phi_hi = phi_lo.next_up(128);
+    let (sigma_limbs, e_sigma) = Wide::from_f64_magnitude(sigma).limbs();
+    let sigma_m = u128::from(sigma_limbs[2]);
+    // T·φ(c)·σ = t·2^-126·m·2^(e-128)·σ_m·2^(e_σ-64); the products t·m = M1·2^(128-z1) and
+    // M1·σ_m = M2·2^(128-z2), each rounded to 128 bits, so the value is M2·2^(E-128) with
+    // E = e + e_σ - z1 - z2 + 66.
+    let (m1_lo, z1_lo) = mul_rounded(t_lo, m, false)?;
+    let (m2_lo, z2_lo) = mul_rounded(m1_lo, sigma_m, false)?;
+    // The upper end: t_hi·(m + 1) = t_hi·m + t_hi, rounded up.
+    let (m1_hi, z1_hi) = mul_rounded_plus(t_hi, m, t_hi)?;
+    let (m2_hi, z2_hi) = mul_rounded(m1_hi, sigma_m, true)?;
+    let exponent = |z1: u32, z2: u32| i64::from(e) + e_sigma - i64::from(z1 + z2) + 66;
     Some((
-        phi_lo.mul(as_wide(t_lo), 128, Direction::Down),
-        phi_hi.mul(as_wide(t_hi), 128, Direction::Up),
+        Wide::from_short(Short::from_parts(m2_lo, exponent(z1_lo, z2_lo))?),
+        Wide::from_short(Short::from_parts(m2_hi, exponent(z1_hi, z2_hi))?),
     ))
+}
+
+/// `a·b + c` (`a·b + c < 2^256`, not below `2^128`) as `(M, z)`: `M` the top 128 bits of the
+/// exact value shifted left by its `z` leading zeros (of 256), rounded down, or up if `up`
+/// (then `None` if that carries out of 128 bits); `M·2^(128-z)` is the rounded value.
+#[inline(always)]
+fn mul_add_rounded(a: u128, b: u128, c: u128, up: bool) -> Option<(u128, u32)> {
+    let (high, low) = widening_mul(a, b);
+    let (low, carry) = low.overflowing_add(c);
+    let high = high.checked_add(u128::from(carry))?;
+    if high == 0 {
+        return None;
+    }
+    let z = high.leading_zeros();
+    let (m, rest) = if z == 0 {
+        (high, low != 0)
+    } else {
+        ((high << z) | (low >> (128 - z)), low << z != 0)
+    };
+    if up && rest {
+        return Some((m.checked_add(1)?, z));
+    }
+    Some((m, z))
+}
+
+/// [`mul_add_rounded`] with `c = 0`.
+#[inline(always)]
+fn mul_rounded(a: u128, b: u128, up: bool) -> Option<(u128, u32)> {
+    mul_add_rounded(a, b, 0, up)
+}
+
+/// [`mul_add_rounded`] rounded up.
+#[inline(always)]
+fn mul_rounded_plus(a: u128, b: u128, c: u128) -> Option<(u128, u32)> {
+    mul_add_rounded(a, b, c, true)
 }
 
 #[cfg(test)]
@@ -401,8 +434,8 @@ mod tests {
         Float::with_val(REF, phi - Float::with_val(REF, x * tail))
     }
 
-    /// The enclosure contains MPFR's `h(-x)` (at 400 bits) and its relative width is at most
-    /// `2^-116`, on 40 000 random `x ∈ [0, 6]` (doubles and 192-bit floats, points and
+    /// The enclosure contains MPFR's `σ·h(-x)` (at 400 bits; `σ = 1` or a random double of any
+    /// binade) and its relative width is at most `2^-116`, on 40 000 random `x ∈ [0, 6]` (doubles and 192-bit floats, points and
     /// intervals `[x, x + 2^-k·x]`, `k ≥ 129`) and the edges: 0, every centre `j/128`, every
     /// midpoint between centres and its neighbours at 192 bits, 6 and the float below it,
     /// tiny `x` (`2^-1074` to `2^-100`); `None` above 6.
@@ -454,13 +487,20 @@ mod tests {
             xs.push(point(x));
         }
         let mut widest = Float::with_val(64, 0);
-        for (lo, hi) in &xs {
-            let got = h_neg_centred(Wide::from_float(lo).unwrap(), Wide::from_float(hi).unwrap());
+        for (i, (lo, hi)) in xs.iter().enumerate() {
+            // σ = 1, and random doubles over all binades (subnormals included).
+            let sigma = match i % 3 {
+                0 => 1.0,
+                _ => f64::from_bits(rng.gen_range(1..0x7fef_ffff_ffff_ffffu64)),
+            };
+            let (wl, wh) = (Wide::from_float(lo).unwrap(), Wide::from_float(hi).unwrap());
+            let got = scaled_h_neg_centred(wl, wh, sigma);
             let (l, u) = got.unwrap_or_else(|| panic!("declined [{lo}, {hi}]"));
             let (l, u) = (l.to_float(128), u.to_float(128));
+            let (h_lo, h_hi) = (h_neg_mpfr(hi) * sigma, h_neg_mpfr(lo) * sigma);
             assert!(
-                l <= h_neg_mpfr(hi) && h_neg_mpfr(lo) <= u,
-                "[{lo}, {hi}]: [{l}, {u}]"
+                l <= h_lo && h_hi <= u,
+                "[{lo}, {hi}], σ = {sigma:e}: [{l}, {u}]"
             );
             let width = Float::with_val(64, &u - &l) / &l;
             assert!(
@@ -473,10 +513,13 @@ mod tests {
         }
         println!("widest relative enclosure: 2^{:.2}", widest.log2().to_f64());
         let seven = Wide::from_f64_magnitude(7.0);
-        assert!(h_neg_centred(Wide::ZERO, seven).is_none());
+        assert!(scaled_h_neg_centred(Wide::ZERO, seven, 1.0).is_none());
         let mut above_six = Float::with_val(192, 6);
         above_six.next_up();
         let above_six = Wide::from_float(&above_six).unwrap();
-        assert!(h_neg_centred(above_six, above_six).is_none());
+        assert!(scaled_h_neg_centred(above_six, above_six, 1.0).is_none());
+        for sigma in [0.0, -1.0, f64::INFINITY, f64::NAN] {
+            assert!(scaled_h_neg_centred(Wide::ZERO, Wide::ZERO, sigma).is_none());
+        }
     }
 }
