@@ -61,7 +61,11 @@ fn trim_zeros_from(bytes: &mut Vec<u8>, start: usize) {
         .iter()
         .rposition(|&b| b == b'e' || b == b'E')
         .unwrap_or(text.len());
-    if !text[..exponent_at].contains(&b'.') {
+    // Nothing to drop unless the digits end in `0` or `.` (nine bounds in ten end otherwise):
+    // decided before the search for the point.
+    if !matches!(text[..exponent_at].last(), Some(b'0' | b'.'))
+        || !text[..exponent_at].contains(&b'.')
+    {
         return;
     }
     let mut end = exponent_at;
@@ -70,10 +74,6 @@ fn trim_zeros_from(bytes: &mut Vec<u8>, start: usize) {
     }
     if end > 0 && text[end - 1] == b'.' {
         end -= 1;
-    }
-    if end == exponent_at {
-        // Nothing to drop (nine bounds in ten).
-        return;
     }
     let (end, exponent_at) = (start + end, start + exponent_at);
     bytes.copy_within(exponent_at.., end);

@@ -186,6 +186,10 @@ impl Function {
             if !value.is_finite() {
                 return Err((index, format!("{name} must be finite, got {value}")));
             }
+            // Every condition below asks for `value ≤ 0`: positive values skip the names.
+            if value > 0.0 {
+                continue;
+            }
             match name {
                 "sigma" if value < 0.0 => {
                     return Err((index, format!("sigma must be >= 0, got {value}")));
@@ -238,6 +242,21 @@ mod tests {
         assert_eq!(
             Function::PbgiLognormal.check_domain(&[0.0, 1.0, 0.0, -0.5]),
             Err((3, "s must be >= 0, got -0.5".to_string()))
+        );
+        // Signed zeros and the smallest magnitudes on each side of each condition.
+        assert_eq!(
+            Function::Pbgi.check_domain(&[0.0, 1.0, -0.0]),
+            Err((2, "cost must be > 0, got -0".to_string()))
+        );
+        assert_eq!(Function::Pbgi.check_domain(&[-5.0, -0.0, 5e-324]), Ok(()));
+        assert_eq!(
+            Function::Ei.check_domain(&[0.0, -0.25, 0.0]),
+            Err((1, "sigma must be >= 0, got -0.25".to_string()))
+        );
+        assert!(Function::Ei.check_domain(&[0.0, -5e-324, 0.0]).is_err());
+        assert_eq!(
+            Function::PbgiLognormal.check_domain(&[-1.0, 0.0, -3.0, -0.0]),
+            Ok(())
         );
     }
 

@@ -12,11 +12,16 @@
 //! Anything else (longer mantissas, more digits, `|x| ≥ 10^(n-1)`, exponents beyond the fixed
 //! buffer) is left to MPFR (`None`).
 //!
+//! For 21 to 40 digits and `20 ≤ j ≤ 55` (at 40 digits, `|x|` from about `10^-16` to `10^19`:
+//! nearly every bound `pbgi eval` prints), [`split_digits`] forms the same digits as two halves
+//! below `10^20`, `⌊|x|·10^(j-20)⌋` and the last twenty digits of `D`, from two 256-bit products,
+//! and writes them with 64-bit arithmetic only.
+//!
 //! The digits are written as `[-]d.ddd…e[-]N` straight into the caller's buffer
 //! ([`push_decimal`]); MPFR's digits, where this module does not apply, are laid out the same way.
 //!
 //! Tested against `mpfr_get_str` (`tests` below: `digits_match_mpfr` for the digits,
-//! `text_is_mpfr_digits_laid_out` for the text).
+//! `split_digits_match_mpfr` for the two halves, `text_is_mpfr_digits_laid_out` for the text).
 
 use crate::short_float::{widening_mul, Short};
 use rug::float::Round;
@@ -357,11 +362,167 @@ pub(crate) fn directed_digits(x: &Float, digits: usize, round: Round) -> Option<
     })
 }
 
+/// `10^k` for `k ≤ 20` (`10^20 < 2^67`).
+const POW10_20: [u128; 21] = {
+    let mut table = [1u128; 21];
+    let mut k = 1;
+    while k < 21 {
+        table[k] = table[k - 1] * 10;
+        k += 1;
+    }
+    table
+};
+
+/// `10^20`, the unit of the upper half of a split rendering.
+const TEN_20: u128 = POW10_20[20];
+
+/// The digits of `|x| = m·2^(e-128)` (`2^127 ≤ m < 2^128`) with `n` significant digits,
+/// `21 ≤ n ≤ 40`, rounded toward zero, or away from zero if `away`, as two halves: `|x| ≈
+/// (q·10^20 + r)·10^(exp-n)` (`q` the first `n - 20` digits, `10^(n-21) ≤ q < 10^(n-20)`, `r` the
+/// last twenty, `r < 10^20`), exactly `mpfr_get_str`'s digits and exponent (`0.d1d2…dn ×
+/// 10^exp`); `None` unless `10^(-56+n) ≤ |x| < 10^(n-20)` roughly (`20 ≤ j ≤ 55` below) and
+/// `|x|·10^j` is not an integer times a positive power of two.
+///
+/// With `E = ⌊log10 |x|⌋` and `j = n - 1 - E`, the digits are `D = ⌊|x|·10^j⌋` (or its ceiling)
+/// and `q = ⌊D/10^20⌋ = ⌊|x|·10^(j-20)⌋` (`⌊⌊a⌋/b⌋ = ⌊a/b⌋` for an integer `b`): each is one
+/// 256-bit product `m·5^i` shifted right by `-(k + i)` bits (`|x|·10^i = m·5^i·2^(k+i)`, `k = e -
+/// 128`, `5^i < 2^128` tabulated), the bits shifted out of `D`'s telling whether it is exact.
+/// `E` is estimated as `⌊(e - 1)·log10 2⌋` (`|x| ≥ 2^(e-1)`) and corrected until `10^(n-21) ≤ q <
+/// 10^(n-20)`, which holds exactly when `10^(n-1) ≤ D < 10^n`, i.e. for the true `E`. Then
+/// `r = D - q·10^20 < 10^20` is exact in 128-bit arithmetic modulo `2^128` (from `D`'s low 128
+/// bits). Rounding away from zero adds one to an inexact `D`, carrying from `r` into `q` and, at
+/// `D = 10^n`, giving `10^(n-1)` with the exponent one higher, as MPFR writes it.
+fn split_digits(m: u128, e: i64, n: usize, away: bool) -> Option<(u128, u128, i64)> {
+    let k = e - 128;
+    let (q_lower, q_upper) = (POW10_20[n - 21], POW10_20[n - 20]);
+    // ⌊(e - 1)·log10 2⌋ for |e| < 1650 (78913/2^18 approximates log10 2); only an estimate here.
+    let mut big_e = ((e - 1) * 78_913) >> 18;
+    let (q, j) = loop {
+        let j = n as i64 - 1 - big_e;
+        // Right shifts of `D` and `q` below 256 bits.
+        if !(20..=55).contains(&j) || k + j > 0 || 20 - k - j >= 256 {
+            return None;
+        }
+        // q = ⌊m·5^(j-20)/2^(20-k-j)⌋, a shift of at least 20 bits.
+        let (high, low) = widening_mul(m, POW5[(j - 20) as usize]);
+        let (q, q_wide, _) = shift_right_256(high, low, (20 - k - j) as u32);
+        if q_wide || q >= q_upper {
+            big_e += 1;
+        } else if q < q_lower {
+            big_e -= 1;
+        } else {
+            break (q, j);
+        }
+    };
+    let (high, low) = widening_mul(m, POW5[j as usize]);
+    let (d_low, _, inexact) = shift_right_256(high, low, (-(k + j)) as u32);
+    let (mut q, mut r, mut exp) = (q, d_low.wrapping_sub(q.wrapping_mul(TEN_20)), big_e + 1);
+    if away && inexact {
+        r += 1;
+        if r == TEN_20 {
+            r = 0;
+            q += 1;
+            if q == q_upper {
+                q = q_lower;
+                exp += 1;
+            }
+        }
+    }
+    Some((q, r, exp))
+}
+
+/// `⌊(high·2^128 + low)/2^s⌋` modulo `2^128`, whether it is `2^128` or more, and whether it is
+/// inexact (bits shifted out), for `s < 256`.
+#[inline(always)]
+fn shift_right_256(high: u128, low: u128, s: u32) -> (u128, bool, bool) {
+    match s {
+        0 => (low, high != 0, false),
+        1..=127 => (
+            (low >> s) | (high << (128 - s)),
+            high >> s != 0,
+            low << (128 - s) != 0,
+        ),
+        _ => (
+            high >> (s - 128),
+            false,
+            low != 0 || (s > 128 && high << (256 - s) != 0),
+        ),
+    }
+}
+
+/// The twenty digits of `v < 10^20` (leading zeros kept) into `out`: `v = a·10^10 + b` with
+/// `a = ⌊⌊v/2^10⌋/5^10⌋` in 64-bit arithmetic (`⌊v/2^10⌋ < 2^57`), then ten digits of each.
+#[inline(always)]
+fn write_20(v: u128, out: &mut [u8]) {
+    const TEN_10: u64 = 10_000_000_000;
+    let a = ((v >> 10) as u64) / 9_765_625;
+    let b = (v - u128::from(a) * u128::from(TEN_10)) as u64;
+    write_10(a, &mut out[..10]);
+    write_10(b, &mut out[10..20]);
+}
+
+/// The ten digits of `v < 10^10` (leading zeros kept) into `out[..10]`.
+#[inline(always)]
+fn write_10(v: u64, out: &mut [u8]) {
+    const TEN_8: u64 = 100_000_000;
+    let (top, low) = ((v / TEN_8) as usize, (v % TEN_8) as u32);
+    out[..2].copy_from_slice(&PAIRS[2 * top..2 * top + 2]);
+    write_4(low / 10_000, &mut out[2..6]);
+    write_4(low % 10_000, &mut out[6..10]);
+}
+
+/// [`push_decimal`] for `21 ≤ digits ≤ 40` and a regular `x` of at most 128 bits whose digits
+/// [`split_digits`] gives; `None` (nothing written) otherwise.
+fn push_split_decimal(x: &Float, digits: usize, round: Round, out: &mut Vec<u8>) -> Option<()> {
+    if !(21..=40).contains(&digits) || !x.is_normal() {
+        return None;
+    }
+    let negative = x.is_sign_negative();
+    let (m, e) = Short::magnitude_of(x)?.parts();
+    // Away from zero in magnitude: toward +∞ for a positive x, toward −∞ for a negative one.
+    let away = (round != Round::Down) != negative;
+    let (q, r, exp) = split_digits(m, e, digits, away)?;
+    // The text is laid out in `buf`: the forty digits of `q` and `r` at 20..60, so that the
+    // `digits` significant ones are `buf[60 - digits..60]`; the first of them moves one place
+    // left for the point, the sign before it; `e` and the exponent after them.
+    let mut buf = [0u8; 72];
+    write_20(q, &mut buf[20..40]);
+    write_20(r, &mut buf[40..60]);
+    let first = 60 - digits;
+    buf[first - 1] = buf[first];
+    buf[first] = b'.';
+    let mut start = first - 1;
+    if negative {
+        start -= 1;
+        buf[start] = b'-';
+    }
+    buf[60] = b'e';
+    // The exponent `exp - 1` is `E` or `E + 1`, `-36 ≤ E ≤ 19` here: at most two digits.
+    let written = exp - 1;
+    let mut end = 61;
+    if written < 0 {
+        buf[end] = b'-';
+        end += 1;
+    }
+    let magnitude = written.unsigned_abs() as usize;
+    if magnitude >= 10 {
+        buf[end..end + 2].copy_from_slice(&PAIRS[2 * magnitude..2 * magnitude + 2]);
+        end += 2;
+    } else {
+        buf[end] = b'0' + magnitude as u8;
+        end += 1;
+    }
+    out.extend_from_slice(&buf[start..end]);
+    Some(())
+}
+
 /// Appends `x` with `digits` significant digits, rounded toward −∞ if `round` is
 /// [`Round::Down`], else toward +∞ (`mpfr_get_str` is correctly rounded in that direction;
 /// `digits` below 2 are read as 2), as `[-]d.ddd…e[-]N` (ASCII; trailing zeros kept): `inf`,
-/// `-inf`, `0` as such. The digits come from [`directed_digits`] where it applies, else from
-/// MPFR (read directly: rug's formatter reserves memory in proportion to the exponent).
+/// `-inf`, `0` as such. The digits come from [`split_digits`] where it applies (21 to 40 digits,
+/// `|x|` from about `10^-16` to `10^19` at 40 digits), else from [`directed_digits`] where it
+/// applies, else from MPFR (read directly: rug's formatter reserves memory in proportion to the
+/// exponent; only this last case depends on MPFR's exponent range, which it widens first).
 pub(crate) fn push_decimal(x: &Float, digits: usize, round: Round, out: &mut Vec<u8>) {
     use gmp_mpfr_sys::mpfr;
     if x.is_infinite() {
@@ -377,10 +538,15 @@ pub(crate) fn push_decimal(x: &Float, digits: usize, round: Round, out: &mut Vec
         return;
     }
     let digits = digits.max(2);
+    if push_split_decimal(x, digits, round, out).is_some() {
+        return;
+    }
     if let Some(d) = directed_digits(x, digits, round) {
         push_scientific(d.negative, d.digits(), d.exp, out);
         return;
     }
+    // MPFR's conversion works within the thread's exponent range, which must hold `x`'s.
+    crate::interval::widen_exponent_range();
     let rnd = if round == Round::Down {
         mpfr::rnd_t::RNDD
     } else {
@@ -596,6 +762,121 @@ mod tests {
         );
     }
 
+    /// Values for the split path: random mantissas of 1 to 200 bits over binary exponents ±200
+    /// (`10^-60` to `10^60`: the path's range at 21 to 40 digits and beyond it on both sides), and
+    /// numbers at and next to the 40-digit decimals `Q·10^20·10^(E-39)` (`E` from -18 to 21, the
+    /// last twenty digits zero), rounded down and up at 53 to 128 bits, where rounding away from
+    /// zero carries from the last twenty digits into the first (and at `Q = 10^20 - 1` into the
+    /// next power of ten).
+    fn split_test_values() -> Vec<Float> {
+        let mut rng = ChaCha8Rng::seed_from_u64(2020);
+        let mut values = Vec::new();
+        for _ in 0..30_000 {
+            let prec = rng.gen_range(1..=200u32);
+            let bits = rng.gen_range(1..=200u32).min(prec);
+            let mut f = Float::with_val(prec, rug::Integer::from(rng.gen::<u128>()) << 72u32);
+            f += rug::Integer::from(rng.gen::<u128>());
+            // Keep `bits` significant bits (fewer than the precision: short mantissas too).
+            let shift = 200 - bits;
+            f >>= shift;
+            f = f.floor();
+            f += 1u32;
+            let e: i32 = rng.gen_range(-200..=200);
+            let top = f.get_exp().unwrap_or(0);
+            f <<= e - top;
+            values.push(f);
+        }
+        for big_e in -18i32..=21 {
+            for round in 0..8 {
+                let q = if round == 0 {
+                    rug::Integer::from(10).pow(20) - 1u32
+                } else {
+                    rug::Integer::from(rng.gen_range(10u128.pow(19)..10u128.pow(20)))
+                };
+                let n = q * rug::Integer::from(10).pow(20);
+                let exact = Float::with_val(2000, n) * Float::with_val(2000, 10).pow(big_e - 39);
+                for prec in [53, 64, 100, 103, 127, 128] {
+                    let mut lo = down(prec, &exact);
+                    let mut hi = up(prec, &exact);
+                    values.push(lo.clone());
+                    values.push(hi.clone());
+                    lo.next_down();
+                    hi.next_up();
+                    values.push(lo);
+                    values.push(hi);
+                }
+            }
+        }
+        values
+    }
+
+    /// [`split_digits`]'s two halves are MPFR's `mpfr_get_str` digits and exponent at 21 to 40
+    /// digits, in both directions and for both signs, on [`split_test_values`] and
+    /// [`test_values`]; it answers on most of them and leaves the rest (more than 128 bits,
+    /// magnitudes outside its range) to the other paths.
+    #[test]
+    fn split_digits_match_mpfr() {
+        widen_exponent_range();
+        let mut values = split_test_values();
+        values.extend(test_values());
+        let mut answered = [0usize; 2];
+        let mut carries = [0usize; 2];
+        for x in values {
+            for x in [x.clone(), Float::with_val(x.prec(), -&x)] {
+                let parts = Short::magnitude_of(&x).map(Short::parts);
+                for digits in [21, 22, 25, 33, 39, 40] {
+                    for round in [Round::Down, Round::Up] {
+                        let away = (round != Round::Down) != x.is_sign_negative();
+                        let split = parts.and_then(|(m, e)| split_digits(m, e, digits, away));
+                        answered[usize::from(split.is_some())] += 1;
+                        let Some((q, r, exp)) = split else { continue };
+                        // Carries of rounding away: from the last twenty digits into the
+                        // first ([1]), and on into the next power of ten ([0]).
+                        if away && r == 0 {
+                            let (m, e) = parts.expect("answered");
+                            let (_, down_r, _) = split_digits(m, e, digits, false).unwrap();
+                            if down_r == TEN_20 - 1 {
+                                carries[usize::from(q != POW10_20[digits - 21])] += 1;
+                            }
+                        }
+                        let sign = if x.is_sign_negative() { "-" } else { "" };
+                        assert_eq!(
+                            (format!("{sign}{q}{r:020}"), exp),
+                            mpfr_digits(&x, digits, round),
+                            "x = {x:?} (prec {}), {digits} digits, {round:?}",
+                            x.prec()
+                        );
+                    }
+                }
+            }
+        }
+        // Each outcome is common (the path's range is about 35 of the values' 120 decades), and
+        // both carries occur.
+        assert!(
+            answered[1] > 300_000 && answered[0] > 300_000,
+            "{answered:?}"
+        );
+        assert!(carries[0] > 1000 && carries[1] > 50, "{carries:?}");
+    }
+
+    /// The twenty-digit halves are `format!("{:020}")`'s, on powers of ten and their neighbours
+    /// and random values below `10^20`.
+    #[test]
+    fn twenty_digit_halves() {
+        let mut rng = ChaCha8Rng::seed_from_u64(20);
+        let mut values = vec![0u128, TEN_20 - 1];
+        for k in 0..20 {
+            let p = 10u128.pow(k);
+            values.extend([p - 1, p, p + 1]);
+        }
+        values.extend((0..100_000).map(|_| rng.gen_range(0..TEN_20)));
+        for v in values {
+            let mut out = [0u8; 20];
+            write_20(v, &mut out);
+            assert_eq!(std::str::from_utf8(&out).unwrap(), format!("{v:020}"));
+        }
+    }
+
     /// [`push_decimal`]'s text is MPFR's `mpfr_get_str` digits laid out as `d1.d2…e(exp-1)`
     /// (formatted here independently), at 1 to 60 digits and in both directions, for both signs
     /// of [`test_values`], MPFR's exponent extremes, infinities and zeros.
@@ -609,7 +890,7 @@ mod tests {
         values.push(Float::with_val(64, 1) / &tiny);
         for x in values {
             for x in [x.clone(), Float::with_val(x.prec(), -&x)] {
-                for digits in [1, 2, 3, 17, 40, 41, 60] {
+                for digits in [1, 2, 3, 17, 21, 39, 40, 41, 60] {
                     for round in [Round::Down, Round::Up] {
                         let (mantissa, exp) = mpfr_digits(&x, digits.max(2), round);
                         let (sign, d) = match mantissa.strip_prefix('-') {

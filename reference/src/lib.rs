@@ -108,26 +108,22 @@ impl Certified {
     /// printed number is still a lower bound), as `d.ddd…e±N` with trailing zeros kept. `inf`,
     /// `-inf`, `0` are printed as such.
     pub fn lower_decimal(&self, digits: usize) -> String {
-        interval::widen_exponent_range();
         decimal_digits::decimal(&self.lower, digits, rug::float::Round::Down)
     }
 
     /// `upper` as a decimal string with `digits` significant digits, rounded toward +∞.
     pub fn upper_decimal(&self, digits: usize) -> String {
-        interval::widen_exponent_range();
         decimal_digits::decimal(&self.upper, digits, rug::float::Round::Up)
     }
 
     /// [`Certified::lower_decimal`]'s text (ASCII) appended to `out`, with no string of its
     /// own (`pbgi eval` writes it straight into its output row).
     pub fn push_lower_decimal(&self, digits: usize, out: &mut Vec<u8>) {
-        interval::widen_exponent_range();
         decimal_digits::push_decimal(&self.lower, digits, rug::float::Round::Down, out);
     }
 
     /// [`Certified::upper_decimal`]'s text (ASCII) appended to `out`.
     pub fn push_upper_decimal(&self, digits: usize, out: &mut Vec<u8>) {
-        interval::widen_exponent_range();
         decimal_digits::push_decimal(&self.upper, digits, rug::float::Round::Up, out);
     }
 

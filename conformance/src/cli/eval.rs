@@ -148,7 +148,7 @@ fn eval_stream_with_progress(
         let mut read_error = None;
         while filled < BATCH {
             if filled == slots.len() {
-                slots.push(Slot::default());
+                slots.push(Slot::new());
             }
             let slot = &mut slots[filled];
             match reader.next_row_into(&mut slot.args, &mut no_extras) {
@@ -214,7 +214,6 @@ fn eval_stream_with_progress(
 const WRITE_CHUNK: usize = 1 << 16;
 
 /// One row of a batch: where it was read, its arguments, and its output text.
-#[derive(Default)]
 struct Slot {
     line: u64,
     args: Vec<f64>,
@@ -223,6 +222,19 @@ struct Slot {
     row: Vec<u8>,
     /// The column and reason of a failure.
     failure: Option<(Option<String>, String)>,
+}
+
+impl Slot {
+    /// An empty slot whose buffers hold a typical row without growing (a row of `pbgi eval ei`
+    /// is about 170 bytes; a longer one grows its buffer once, which is then kept).
+    fn new() -> Slot {
+        Slot {
+            line: 0,
+            args: Vec::with_capacity(8),
+            row: Vec::with_capacity(256),
+            failure: None,
+        }
+    }
 }
 
 /// Appends the output fields of one row (each after a comma) and the line end to `slot.row`,

@@ -410,7 +410,7 @@ pub fn read_line_capped<R: BufRead + ?Sized>(
                 LineRead::Line
             });
         }
-        let newline = available.iter().position(|&b| b == b'\n');
+        let newline = memchr::memchr(b'\n', available);
         let take = newline.map_or(available.len(), |at| at + 1);
         // The line end itself does not count towards the limit.
         let content = take - usize::from(newline.is_some());
