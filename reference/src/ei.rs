@@ -121,7 +121,7 @@ pub(crate) fn exact_difference(y: f64, mu: f64) -> Float {
 /// The largest `enclosure_bits` the front door [`ei_by_centres`] serves: its enclosures have
 /// relative width at most `2^-116` (proof note §4.5), the margin keeping the Ziv loop's
 /// fallback rare.
-const CENTRED_BITS: u32 = 110;
+pub(crate) const CENTRED_BITS: u32 = 110;
 
 /// `|y - μ|` exactly as a [`Wide`] and whether `y > μ`, for finite `y`, `μ` whose difference
 /// has at most 192 bits; `None` otherwise. Both are multiples of `2^(min(e_y, e_μ) - 53)` (`e`
@@ -149,20 +149,13 @@ fn exact_distance(y: f64, mu: f64) -> Option<(Wide, bool)> {
     })
 }
 
-/// `EI` for `σ > 0` from the centred expansions of `h(-x)` ([`scaled_h_neg_centred`]) where they
-/// decide it: `enclosure_bits ≤ 110`, `y - μ` of at most 192 bits ([`exact_distance`]),
-/// `x = |y - μ|/σ ≤ 6`, and the enclosure
+/// `EI` for `σ > 0` enclosed from the centred expansions of `h(-x)`
+/// ([`scaled_h_neg_centred`]) where they apply: `y - μ` of at most 192 bits
+/// ([`exact_distance`]) and `x = |y - μ|/σ ≤ 6`; `None` otherwise. The enclosure is
 /// `[RD(max(d, 0) + σh_lo), RU(max(d, 0) + σh_hi)]` (`σ·h(-x) ∈ [σh_lo, σh_hi]`, 128 bits; the
-/// sum rounded outward at 128 bits on [`Wide`] floats; `x` rounded both ways at 192 bits) rounds to one normal double and
-/// meets the width target; `None` otherwise (the Ziv loop then runs). Correct rounding is
-/// unique, so the value is the Ziv loop's; the bounds are these 128-bit ones (relative width
-/// at most `2^-116`). The work counter records the Ziv loop's first precision, where the loop
-/// would have settled. Proof note §4.5; checked against the Ziv loop at 200 bits by
-/// `tests::centred_front_door_is_the_ziv_loop`.
-fn ei_by_centres(y: f64, mu: f64, sigma: f64, acc: &Accuracy) -> Option<Certified> {
-    if acc.enclosure_bits > CENTRED_BITS {
-        return None;
-    }
+/// sum rounded outward at 128 bits on [`Wide`] floats; `x` rounded both ways at 192 bits), of
+/// relative width at most `2^-116` (proof note §4.5).
+pub(crate) fn ei_centred(y: f64, mu: f64, sigma: f64) -> Option<(Wide, Wide)> {
     let (ad, positive) = exact_distance(y, mu)?;
     let s = Wide::from_f64_magnitude(sigma);
     let (x_lo, x_hi) = ad.div_both(s, 192)?;
@@ -171,6 +164,20 @@ fn ei_by_centres(y: f64, mu: f64, sigma: f64, acc: &Accuracy) -> Option<Certifie
         lo = ad.add(lo, 128, Direction::Down);
         hi = ad.add(hi, 128, Direction::Up);
     }
+    Some((lo, hi))
+}
+
+/// `EI` for `σ > 0` from [`ei_centred`] where it decides it: `enclosure_bits ≤ 110`, and the
+/// enclosure rounds to one normal double and meets the width target; `None` otherwise (the
+/// Ziv loop then runs). Correct rounding is unique, so the value is the Ziv loop's; the bounds
+/// are these 128-bit ones (relative width at most `2^-116`). The work counter records the Ziv
+/// loop's first precision, where the loop would have settled. Proof note §4.5; checked against
+/// the Ziv loop at 200 bits by `tests::centred_front_door_is_the_ziv_loop`.
+fn ei_by_centres(y: f64, mu: f64, sigma: f64, acc: &Accuracy) -> Option<Certified> {
+    if acc.enclosure_bits > CENTRED_BITS {
+        return None;
+    }
+    let (lo, hi) = ei_centred(y, mu, sigma)?;
     // Both ends round to the same normal double (RNE is monotone), and the width test of
     // `certify::is_tight` (width = RU_64(hi - lo), width·2^bits ≤ lo) holds.
     let value = lo.to_f64_nearest()?;
