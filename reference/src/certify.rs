@@ -188,6 +188,12 @@ pub(crate) fn series_accuracy(acc: &Accuracy) -> Accuracy {
     }
 }
 
+/// The first working precision of [`ziv`] under `acc`: `start_bits`, at least 32 and at most
+/// `max_bits` (or 32).
+pub(crate) fn first_precision(acc: &Accuracy) -> u32 {
+    acc.start_bits.max(32).min(acc.max_bits.max(32))
+}
+
 /// Ziv loop: evaluates `enclose(p)` at increasing working precision `p` until the enclosure
 /// rounds to one f64 and is tight, or the cap `acc.max_bits` is passed.
 pub(crate) fn ziv(
@@ -195,7 +201,7 @@ pub(crate) fn ziv(
     acc: &Accuracy,
     mut enclose: impl FnMut(u32) -> Enclosure,
 ) -> Result<Certified, Error> {
-    let mut p = acc.start_bits.max(32).min(acc.max_bits.max(32));
+    let mut p = first_precision(acc);
     loop {
         crate::work::working(p);
         if let Ok(c) = finish_owned(enclose(p), acc) {

@@ -1,0 +1,525 @@
+//! `h(-x)` for `0 ≤ x ≤ 6` from centred Taylor expansions on fixed-point integers (MATH.md,
+//! "Expected improvement": `h(z) = zΦ(z) + φ(z)`, `h' = Φ`, `h'' = φ`).
+//!
+//! Around each centre `c = j/128` (`j = 0, …, 768`), with `s = c - x` (`|s| ≤ 1/256` at the
+//! nearest centre),
+//!
+//! ```text
+//! h(-x) = φ(c)·T(s),   T(s) = h(-c + s)/φ(c) = A0 + A1·s + Σ_{k≥2} b_k·s^k,
+//! A0 = h(-c)/φ(c),  A1 = Φ(-c)/φ(c),  b_k = p_{k-2}/(k(k-1)),
+//! ```
+//!
+//! where `p_m` are the Taylor coefficients of `φ(-c + s)/φ(c) = e^{cs - s²/2}` (`h'' = φ`):
+//! `p_0 = 1`, `p_1 = c`, `(m + 1)·p_{m+1} = c·p_m - p_{m-1}`. In terms of the `b_k`:
+//! `b_2 = 1/2` and `b_{k+1} = (c·k·b_k - (k - 2)·b_{k-1})/(k(k + 1))`, so with `c = j/128` each
+//! step is an exact integer combination `j·k·b_k - 128(k - 2)·b_{k-1}` divided by
+//! `128·k(k + 1)`. Only `A0`, `A1` and `φ(c)` are tabulated (`h_centres_table.rs`, generated and
+//! checked by `tests::table_is_the_stated_rounding` with MPFR at 400 bits).
+//!
+//! Fixed point: `T`, `s`, `A0`, `A1` as integers times `2^-126` (`i128`), the `b_k` and the
+//! inner sum `P(s) = Σ_{k=2}^{K} b_k·s^{k-2}` times `2^-114` (their errors reach `T` multiplied
+//! by `s² ≤ 2^-16`). Every product is [`mul_high`], `⌊a·b/2^128⌋` (exact floor). The error
+//! analysis (proof note §4.5) bounds `|T̃ - T(s)|` by 4 units of `2^-126` and the relative
+//! width of the returned enclosure of `h(-x)` by `2^-116`.
+
+use crate::h_centres_table::CENTRES;
+use crate::short_float::{widening_mul, Short};
+use crate::wide_float::Wide;
+
+/// Fractional bits of `T`, `s`, `A0`, `A1`.
+const FRAC: u32 = 126;
+/// Fractional bits of the coefficients `b_k` and of the inner sum `P`.
+const FRAC_B: u32 = 114;
+/// The largest number of terms (`b_2 … b_K`, `K ≤ 15`).
+const MAX_TERMS: usize = 15;
+/// The bound on `|T̃(s) - T(s)|` in units of `2^-126` (proof note §4.5 step 5).
+const T_ERROR: i128 = 4;
+
+/// `⌊2^128/(128·k(k + 1))⌋` for `k = 2, …, 14` (`k(k + 1)` has an odd factor, so this is
+/// `⌊(2^128 - 1)/(128·k(k + 1))⌋`), below `2^127`.
+const RECIPROCALS: [i128; MAX_TERMS] = {
+    let mut r = [0i128; MAX_TERMS];
+    let mut k = 2;
+    while k < MAX_TERMS {
+        r[k] = (u128::MAX / (128 * (k as u128) * (k as u128 + 1))) as i128;
+        k += 1;
+    }
+    r
+};
+
+/// `⌊a·b/2^128⌋` for signed 128-bit `a`, `b`, exactly (the high half of the 256-bit product,
+/// rounded toward −∞).
+#[inline(always)]
+pub(crate) fn mul_high(a: i128, b: i128) -> i128 {
+    // With a = A - 2^128·[a < 0] (A = a mod 2^128, likewise B):
+    // ⌊a·b/2^128⌋ = ⌊A·B/2^128⌋ - [a < 0]·B - [b < 0]·A (mod 2^128, exact: the terms removed
+    // are whole multiples of 2^128, and the result lies in i128's range).
+    let (ua, ub) = (a as u128, b as u128);
+    let (a0, a1) = (ua as u64, (ua >> 64) as u64);
+    let (b0, b1) = (ub as u64, (ub >> 64) as u64);
+    let ll = u128::from(a0) * u128::from(b0);
+    let lh = u128::from(a0) * u128::from(b1);
+    let hl = u128::from(a1) * u128::from(b0);
+    let hh = u128::from(a1) * u128::from(b1);
+    let (mid, c1) = lh.overflowing_add(hl);
+    let (mid, c2) = mid.overflowing_add(ll >> 64);
+    let high = hh + (mid >> 64) + ((u128::from(c1) + u128::from(c2)) << 64);
+    let high = high.wrapping_sub(ub & ((a >> 127) as u128));
+    high.wrapping_sub(ua & ((b >> 127) as u128)) as i128
+}
+
+/// The number of terms `K` at centre `j` (`b_2 … b_K`): the truncation after `s^K` is below
+/// `2^-127` for `|s| ≤ 2^-8·(1 + 2^-30)` (`tests::truncation_is_below_half_a_unit`).
+pub(crate) const fn terms(j: usize) -> usize {
+    13 + (j >= 150) as usize + (j >= 485) as usize
+}
+
+/// The coefficients `b̃_k ≈ b_k·2^114` at centre `j/128` for `k = 2, …, terms(j)` (entries 0 and
+/// 1 are 0): `b̃_2 = 2^113` exactly, `b̃_{k+1} = ⌊N·R_k/2^128⌋` with
+/// `N = j·k·b̃_k - 128(k - 2)·b̃_{k-1}` (exact: `|N| < 2^127`, formed in wrapping arithmetic)
+/// and `R_k` of [`RECIPROCALS`]. Their errors are checked against exact rationals at every
+/// centre (`tests::coefficients_are_within_their_bound`).
+#[inline(always)]
+pub(crate) fn coefficients(j: usize) -> [i128; MAX_TERMS + 1] {
+    let mut b = [0i128; MAX_TERMS + 1];
+    b[2] = 1 << (FRAC_B - 1);
+    let jj = j as i128;
+    for k in 2..terms(j) {
+        let n = (jj * k as i128)
+            .wrapping_mul(b[k])
+            .wrapping_sub((128 * (k as i128 - 2)).wrapping_mul(b[k - 1]));
+        b[k + 1] = mul_high(n, RECIPROCALS[k]);
+    }
+    b
+}
+
+/// `⌊w·2^k⌋ mod 2^128` and whether `w·2^k` is not an integer, for `w·2^k < 2^256` with
+/// `192 - e - k ≥ 0` (`e` the exponent of `w`); `None` otherwise.
+fn scaled_floor(w: Wide, k: i64) -> Option<(u128, bool)> {
+    if w.is_zero() {
+        return Some((0, false));
+    }
+    let (m, e) = w.limbs();
+    let (top, low) = (
+        u128::from(m[2]),
+        (u128::from(m[1]) << 64) | u128::from(m[0]),
+    );
+    let shift = 192 - e - k;
+    Some(match shift {
+        0 => (low, false),
+        1..=127 => (
+            (low >> shift) | (top << (128 - shift)),
+            low << (128 - shift) != 0,
+        ),
+        128 => (top, low != 0),
+        129..=255 => (top >> (shift - 128), low != 0 || top << (256 - shift) != 0),
+        s if s >= 256 => (0, true),
+        _ => return None,
+    })
+}
+
+/// The fixed-point evaluation at centre `j` and `S = s·2^128` (`|s| ≤ 2^-8 + 2^-124`):
+/// `T̃ = Ã0 + ⌊s·(Ã1 + ⌊s·P̃·2^126⌋·2^-126)·2^126⌋`, `P̃` by Horner's rule on the `b̃_k`, as an
+/// integer times `2^-126`; `|T̃ - T(s)| ≤ 4·2^-126` (proof note §4.5).
+#[inline(always)]
+fn t_fixed(j: usize, s: i128) -> i128 {
+    let (a0, a1, _, _) = CENTRES[j];
+    let b = coefficients(j);
+    let k_max = terms(j);
+    let mut acc = b[k_max];
+    for k in (2..k_max).rev() {
+        acc = b[k] + mul_high(s, acc);
+    }
+    let q = a1 as i128 + mul_high(s, acc << (FRAC - FRAC_B));
+    a0 as i128 + mul_high(s, q)
+}
+
+/// `σ·h(-x)` enclosed for `x ∈ [x_lo, x_hi]`, `0 ≤ x_lo ≤ x_hi ≤ 6`, and a double `σ > 0`, as
+/// `(lower, upper)` of 128 bits, from the centred expansion at the centre nearest `x_lo`;
+/// `None` outside that domain.
+///
+/// # Definition and accuracy
+/// `h(z) = zΦ(z) + φ(z)` (MATH.md, "Expected improvement"). The enclosure is certified (proof
+/// note §4.5: table rounding, truncation, fixed-point errors, the width of `x` through
+/// `|dh(-x)/dx| = Φ(-x)`, the products rounded outward); its relative width is at most
+/// `2^-116` when `x_hi - x_lo < 2^-126` (e.g. `x = |d|/σ` rounded both ways at 192 bits).
+/// Checked against MPFR's `erfc` form at 400 bits (`tests::encloses_mpfr_h`).
+pub(crate) fn scaled_h_neg_centred(x_lo: Wide, x_hi: Wide, sigma: f64) -> Option<(Wide, Wide)> {
+    let six = Wide::from_f64_magnitude(6.0);
+    if x_hi > six || x_lo > x_hi || !(sigma > 0.0) || !sigma.is_finite() {
+        return None;
+    }
+    // The centre nearest x_lo: j = ⌊256·x_lo + 1⌋/2 ≤ 768, |c - x_lo| ≤ 1/256.
+    let (f, _) = scaled_floor(x_lo, 8)?;
+    let j = ((f + 1) >> 1) as usize;
+    // x_lo, x_hi as integers times 2^-126, rounded down and up, modulo 2^128: c - x is small,
+    // so its value modulo 2^128 read as signed is the value itself.
+    let (lo, _) = scaled_floor(x_lo, i64::from(FRAC))?;
+    let (hi, hi_inexact) = scaled_floor(x_hi, i64::from(FRAC))?;
+    let hi = hi.wrapping_add(u128::from(hi_inexact));
+    let c = (j as u128).wrapping_mul(1 << (FRAC - 7));
+    // s_a = c - x_hi ≤ c - x ≤ s_b = c - x_lo.
+    let (s_a, s_b) = (c.wrapping_sub(hi) as i128, c.wrapping_sub(lo) as i128);
+    let bound = (1i128 << (FRAC - 8)) + 4;
+    if s_a.abs() > bound || s_b.abs() > bound || s_b - s_a > 64 {
+        return None;
+    }
+    let t = t_fixed(j, s_a << (128 - FRAC));
+    // T(s_a) ∈ [T̃ - 4, T̃ + 4]; T(s_b) ≤ T(s_a) + (s_b - s_a)·sup T', T' = Φ(-c + s)/φ(c) < 2.
+    let t_lo = (t - T_ERROR) as u128;
+    let t_hi = (t + T_ERROR + 2 * (s_b - s_a)) as u128;
+    // φ(c) ∈ [m, m + 1]·2^(e-128); σ = σ_m·2^(e_σ-64) with 2^63 ≤ σ_m < 2^64.
+    let (_, _, m, e) = CENTRES[j];
+    let (sigma_limbs, e_sigma) = Wide::from_f64_magnitude(sigma).limbs();
+    let sigma_m = u128::from(sigma_limbs[2]);
+    // T·φ(c)·σ = t·2^-126·m·2^(e-128)·σ_m·2^(e_σ-64); the products t·m = M1·2^(128-z1) and
+    // M1·σ_m = M2·2^(128-z2), each rounded to 128 bits, so the value is M2·2^(E-128) with
+    // E = e + e_σ - z1 - z2 + 66.
+    let (m1_lo, z1_lo) = mul_rounded(t_lo, m, false)?;
+    let (m2_lo, z2_lo) = mul_rounded(m1_lo, sigma_m, false)?;
+    // The upper end: t_hi·(m + 1) = t_hi·m + t_hi, rounded up.
+    let (m1_hi, z1_hi) = mul_rounded_plus(t_hi, m, t_hi)?;
+    let (m2_hi, z2_hi) = mul_rounded(m1_hi, sigma_m, true)?;
+    let exponent = |z1: u32, z2: u32| i64::from(e) + e_sigma - i64::from(z1 + z2) + 66;
+    Some((
+        Wide::from_short(Short::from_parts(m2_lo, exponent(z1_lo, z2_lo))?),
+        Wide::from_short(Short::from_parts(m2_hi, exponent(z1_hi, z2_hi))?),
+    ))
+}
+
+/// `a·b + c` (`a·b + c < 2^256`, not below `2^128`) as `(M, z)`: `M` the top 128 bits of the
+/// exact value shifted left by its `z` leading zeros (of 256), rounded down, or up if `up`
+/// (then `None` if that carries out of 128 bits); `M·2^(128-z)` is the rounded value.
+#[inline(always)]
+fn mul_add_rounded(a: u128, b: u128, c: u128, up: bool) -> Option<(u128, u32)> {
+    let (high, low) = widening_mul(a, b);
+    let (low, carry) = low.overflowing_add(c);
+    let high = high.checked_add(u128::from(carry))?;
+    if high == 0 {
+        return None;
+    }
+    let z = high.leading_zeros();
+    let (m, rest) = if z == 0 {
+        (high, low != 0)
+    } else {
+        ((high << z) | (low >> (128 - z)), low << z != 0)
+    };
+    if up && rest {
+        return Some((m.checked_add(1)?, z));
+    }
+    Some((m, z))
+}
+
+/// [`mul_add_rounded`] with `c = 0`.
+#[inline(always)]
+fn mul_rounded(a: u128, b: u128, up: bool) -> Option<(u128, u32)> {
+    mul_add_rounded(a, b, 0, up)
+}
+
+/// [`mul_add_rounded`] rounded up.
+#[inline(always)]
+fn mul_rounded_plus(a: u128, b: u128, c: u128) -> Option<(u128, u32)> {
+    mul_add_rounded(a, b, c, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interval::widen_exponent_range;
+    use rand::{Rng, SeedableRng};
+    use rug::float::Round;
+    use rug::{Float, Integer, Rational};
+
+    /// Precision of the reference computations.
+    const REF: u32 = 400;
+
+    /// `(Φ(-c)/φ(c), φ(c))` at `REF` bits for `c = j/128`, from MPFR's `erfc` and `exp`.
+    fn mills_and_density(j: usize) -> (Float, Float) {
+        let c = Float::with_val(REF, j) >> 7u32;
+        let pi = Float::with_val(REF, rug::float::Constant::Pi);
+        let phi = Float::with_val(REF, (-(c.clone().square()) / 2u32).exp())
+            / Float::with_val(REF, 2u32 * pi).sqrt();
+        let cdf = Float::with_val(REF, (c / Float::with_val(REF, 2u32).sqrt()).erfc()) / 2u32;
+        (Float::with_val(REF, &cdf / &phi), phi)
+    }
+
+    /// `⌊v⌋` as a `u128`, after checking that `v` is at least `2^-200` from every integer or is
+    /// one (so that the floor of the `REF`-bit value is the floor of the exact one, whose
+    /// distance from `v` is far below `2^-200`).
+    fn floor_checked(v: &Float, exact_integer_allowed: bool) -> u128 {
+        let f = Float::with_val(REF, v.floor_ref());
+        let frac = Float::with_val(REF, v - &f);
+        let tiny = Float::with_val(REF, 1) >> 200u32;
+        if !(exact_integer_allowed && frac.is_zero()) {
+            assert!(frac > tiny && Float::with_val(REF, 1 - &frac) > tiny, "{v}");
+        }
+        f.to_integer().unwrap().to_u128().unwrap()
+    }
+
+    /// The table entry for centre `j`, computed with MPFR at `REF` bits.
+    fn entry(j: usize) -> (u128, u128, u128, i32) {
+        let (a1, phi) = mills_and_density(j);
+        let c = Float::with_val(REF, j) >> 7u32;
+        // A0 = h(-c)/φ(c) = (φ(c) - c·Φ(-c))/φ(c) = 1 - c·A1; exactly 1 at c = 0.
+        let a0 = Float::with_val(REF, 1 - Float::with_val(REF, &c * &a1));
+        let e = phi.get_exp().unwrap();
+        (
+            floor_checked(&(a0 << FRAC), j == 0),
+            floor_checked(&(a1 << FRAC), false),
+            floor_checked(&(phi << (128 - e)), false),
+            e,
+        )
+    }
+
+    /// Every entry of `h_centres_table.rs` is `(⌊A0·2^126⌋, ⌊A1·2^126⌋, m, e)` with
+    /// `A0 = h(-c)/φ(c)`, `A1 = Φ(-c)/φ(c)`, `2^(e-1) ≤ φ(c) < 2^e`, `m = ⌊φ(c)·2^(128-e)⌋`
+    /// (`2^127 ≤ m < 2^128`), `c = j/128`, recomputed with MPFR's `erfc` and `exp` at 400 bits.
+    /// With `PBGI_WRITE_H_CENTRES=1` the file is written from these values instead.
+    #[test]
+    fn table_is_the_stated_rounding() {
+        widen_exponent_range();
+        let entries: Vec<_> = (0..=768).map(entry).collect();
+        if std::env::var("PBGI_WRITE_H_CENTRES").as_deref() == Ok("1") {
+            let mut text = String::from(
+                "//! The table of `h_centres.rs`: for `c = j/128`, `j = 0, …, 768`, \
+                 `(⌊A0·2^126⌋, ⌊A1·2^126⌋, m, e)`\n\
+                 //! with `A0 = h(-c)/φ(c)`, `A1 = Φ(-c)/φ(c)`, `φ(c) ∈ [m, m + 1)·2^(e-128)`, \
+                 `2^127 ≤ m < 2^128`.\n\
+                 //! Generated by `h_centres::tests::table_is_the_stated_rounding` with \
+                 `PBGI_WRITE_H_CENTRES=1`\n\
+                 //! (MPFR's `erfc` and `exp` at 400 bits); checked by that test otherwise.\n\n\
+                 #[rustfmt::skip]\n\
+                 pub(crate) static CENTRES: [(u128, u128, u128, i32); 769] = [\n",
+            );
+            for (a0, a1, m, e) in &entries {
+                text += &format!("    (0x{a0:032x}, 0x{a1:032x}, 0x{m:032x}, {e}),\n");
+            }
+            text += "];\n";
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/h_centres_table.rs");
+            std::fs::write(path, text).unwrap();
+            return;
+        }
+        for (j, expected) in entries.iter().enumerate() {
+            assert_eq!(&CENTRES[j], expected, "centre {j}");
+            assert!(expected.2 >> 127 == 1);
+        }
+        // T' = Φ(-c + s)/φ(c) ≤ A1 + |s|·e^{c|s|} < 2 (the width term of `h_neg_centred`):
+        // A1 is largest at c = 0 (√(π/2) = 1.2533…).
+        assert!(CENTRES
+            .iter()
+            .all(|e| (e.1 as f64) < 1.254 * 2f64.powi(FRAC as i32)));
+    }
+
+    /// [`mul_high`] is the floor of the exact 256-bit product over `2^128` (rug's integers), on
+    /// random operands of both signs and all magnitudes and the extremes.
+    #[test]
+    fn mul_high_is_the_floor_of_the_product() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(71);
+        let special = [
+            0,
+            1,
+            -1,
+            i128::MAX,
+            i128::MIN,
+            1 << 64,
+            -(1 << 64),
+            (1 << 64) - 1,
+        ];
+        for i in 0..200_000 {
+            let pick = |rng: &mut rand_chacha::ChaCha8Rng| match i % 4 {
+                0 => special[rng.gen_range(0..special.len())],
+                _ => rng.gen::<i128>() >> rng.gen_range(0..127),
+            };
+            let (a, b) = (pick(&mut rng), pick(&mut rng));
+            let exact = (Integer::from(a) * Integer::from(b)) >> 128u32;
+            assert_eq!(Integer::from(mul_high(a, b)), exact, "{a} × {b}");
+        }
+    }
+
+    /// At every centre, `|b̃_k - b_k·2^114| ≤ 8` (the exact `b_k` as rationals from the
+    /// recurrence of the module's doc, checked at `k = 4` against `(c² - 1)/24`), and the
+    /// integer `N` of each step lies strictly inside `±2^127` (so its wrapping evaluation is
+    /// exact). Also `|b_k| < 2` (the magnitudes the fixed point holds).
+    #[test]
+    fn coefficients_are_within_their_bound() {
+        let mut worst = Rational::new();
+        for j in 0..=768usize {
+            let c = Rational::from((j, 128));
+            let mut b = vec![Rational::new(), Rational::new(), Rational::from((1, 2))];
+            for k in 2..MAX_TERMS {
+                let next = (Rational::from(&c * k as u32) * &b[k]
+                    - Rational::from(&b[k - 1] * (k as u32 - 2)))
+                    / (k * (k + 1)) as u32;
+                b.push(next);
+            }
+            assert_eq!(b[4], (Rational::from(&c * &c) - 1u32) / 24u32);
+            let got = coefficients(j);
+            let scale = Integer::from(1) << FRAC_B;
+            for k in 2..=terms(j) {
+                let err = Rational::from(Integer::from(got[k])) - Rational::from(&b[k] * &scale);
+                let err = err.abs();
+                assert!(err <= 8u32, "centre {j}, b_{k}: error {err}");
+                if err > worst {
+                    worst = err;
+                }
+                assert!(b[k].clone().abs() < 2u32);
+                if k < terms(j) {
+                    let n =
+                        Integer::from(j * k) * got[k] - Integer::from(128 * (k - 2)) * got[k - 1];
+                    assert!(n.significant_bits() <= 127, "centre {j}, step {k}");
+                }
+            }
+        }
+        println!(
+            "largest coefficient error: {} units of 2^-114",
+            worst.to_f64()
+        );
+    }
+
+    /// The truncation after `s^K` (`K = terms(j)`) is below `2^-127` at every centre for
+    /// `|s| ≤ S = 2^-8·(1 + 2^-30)`, by Cauchy's estimate for the entire function
+    /// `e^{cs - s²/2}`: on `|s| = ρ` its modulus is at most `e^{cρ + ρ²/2}`, so
+    /// `|p_m| ≤ e^{cρ + ρ²/2}/ρ^m`, and `Σ_{k>K} |b_k|·S^k ≤ e^{cρ + ρ²/2}·ρ²·q^{K+1}/((K + 1)K(1 -
+    /// q))`, `q = S/ρ < 1` (`1/(k(k - 1)) ≤ 1/((K + 1)K)` for `k > K`), evaluated with MPFR
+    /// rounding upward for `ρ = 1/16, 2/16, …` (the best one kept).
+    #[test]
+    fn truncation_is_below_half_a_unit() {
+        for j in 0..=768usize {
+            let k = terms(j) as u32;
+            let c = Float::with_val(64, j) >> 7u32;
+            let s = Float::with_val(128, 1u32) + (Float::with_val(128, 1u32) >> 30u32);
+            let s = s >> 8u32;
+            let mut best: Option<Float> = None;
+            for i in 1..200u32 {
+                let rho = Float::with_val(64, i) >> 4u32;
+                let q = Float::with_val_round(128, &s / &rho, Round::Up).0;
+                if q >= 1 {
+                    continue;
+                }
+                let rho2 = Float::with_val(128, rho.square_ref());
+                let exponent = Float::with_val_round(
+                    128,
+                    &c * &rho + Float::with_val(128, &rho2 >> 1u32),
+                    Round::Up,
+                )
+                .0;
+                let mut v = Float::with_val_round(128, exponent.exp_ref(), Round::Up).0;
+                v = Float::with_val_round(128, &v * &rho2, Round::Up).0;
+                for _ in 0..=k {
+                    v = Float::with_val_round(128, &v * &q, Round::Up).0;
+                }
+                let den = Float::with_val_round(128, 1 - &q, Round::Down).0 * (k * (k + 1));
+                v = Float::with_val_round(128, &v / &den, Round::Up).0;
+                if best.as_ref().map_or(true, |b| v < *b) {
+                    best = Some(v);
+                }
+            }
+            let best = best.unwrap();
+            assert!(
+                best <= Float::with_val(64, 1) >> 127u32,
+                "centre {j}: {best}"
+            );
+        }
+    }
+
+    /// `h(-x)` by MPFR at 400 bits: `φ(x) - x·erfc(x/√2)/2`.
+    fn h_neg_mpfr(x: &Float) -> Float {
+        let pi = Float::with_val(REF, rug::float::Constant::Pi);
+        let phi = Float::with_val(REF, (-(Float::with_val(REF, x.square_ref())) / 2u32).exp())
+            / Float::with_val(REF, 2u32 * pi).sqrt();
+        let tail = Float::with_val(
+            REF,
+            (Float::with_val(REF, x) / Float::with_val(REF, 2u32).sqrt()).erfc(),
+        ) / 2u32;
+        Float::with_val(REF, phi - Float::with_val(REF, x * tail))
+    }
+
+    /// The enclosure contains MPFR's `σ·h(-x)` (at 400 bits; `σ = 1` or a random double of any
+    /// binade) and its relative width is at most `2^-116`, on 40 000 random `x ∈ [0, 6]` (doubles and 192-bit floats, points and
+    /// intervals `[x, x + 2^-k·x]`, `k ≥ 129`) and the edges: 0, every centre `j/128`, every
+    /// midpoint between centres and its neighbours at 192 bits, 6 and the float below it,
+    /// tiny `x` (`2^-1074` to `2^-100`); `None` above 6.
+    #[test]
+    fn encloses_mpfr_h() {
+        widen_exponent_range();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(72);
+        let mut xs: Vec<(Float, Float)> = Vec::new();
+        let point = |x: Float| (x.clone(), x);
+        xs.push(point(Float::new(192)));
+        for j in 0..=768u32 {
+            xs.push(point(Float::with_val(192, j) >> 7u32));
+            let mid = Float::with_val(192, 2 * j + 1) >> 8u32;
+            if mid <= 6 {
+                let (mut below, mut above) = (mid.clone(), mid.clone());
+                below.next_down();
+                above.next_up();
+                xs.push(point(mid.clone()));
+                xs.push(point(below.clone()));
+                xs.push(point(above.clone()));
+                xs.push((below, above));
+            }
+        }
+        let mut below_six = Float::with_val(192, 6);
+        below_six.next_down();
+        xs.push(point(below_six));
+        xs.push(point(Float::with_val(53, 6)));
+        for e in [1074, 1000, 300, 200, 130, 127, 126, 125, 100] {
+            xs.push(point(Float::with_val(192, 1) >> e));
+        }
+        for i in 0..40_000 {
+            let x = if i % 2 == 0 {
+                Float::with_val(53, rng.gen_range(0.0..6.0f64))
+            } else {
+                let mut v = Float::with_val(192, rng.gen::<u64>());
+                v = (v << 128u32) + Float::with_val(192, rng.gen::<u128>());
+                let v = Float::with_val_round(192, &v * 6u32, Round::Down).0 >> 192u32;
+                v
+            };
+            if i % 3 == 0 {
+                let k = rng.gen_range(129..192u32);
+                let hi =
+                    Float::with_val_round(192, &x + Float::with_val(192, &x >> k), Round::Up).0;
+                if hi <= 6 {
+                    xs.push((x, hi));
+                    continue;
+                }
+            }
+            xs.push(point(x));
+        }
+        let mut widest = Float::with_val(64, 0);
+        for (i, (lo, hi)) in xs.iter().enumerate() {
+            // σ = 1, and random doubles over all binades (subnormals included).
+            let sigma = match i % 3 {
+                0 => 1.0,
+                _ => f64::from_bits(rng.gen_range(1..0x7fef_ffff_ffff_ffffu64)),
+            };
+            let (wl, wh) = (Wide::from_float(lo).unwrap(), Wide::from_float(hi).unwrap());
+            let got = scaled_h_neg_centred(wl, wh, sigma);
+            let (l, u) = got.unwrap_or_else(|| panic!("declined [{lo}, {hi}]"));
+            let (l, u) = (l.to_float(128), u.to_float(128));
+            let (h_lo, h_hi) = (h_neg_mpfr(hi) * sigma, h_neg_mpfr(lo) * sigma);
+            assert!(
+                l <= h_lo && h_hi <= u,
+                "[{lo}, {hi}], σ = {sigma:e}: [{l}, {u}]"
+            );
+            let width = Float::with_val(64, &u - &l) / &l;
+            assert!(
+                width <= Float::with_val(64, 1) >> 116u32,
+                "[{lo}, {hi}]: width {width}"
+            );
+            if width > widest {
+                widest = width;
+            }
+        }
+        println!("widest relative enclosure: 2^{:.2}", widest.log2().to_f64());
+        let seven = Wide::from_f64_magnitude(7.0);
+        assert!(scaled_h_neg_centred(Wide::ZERO, seven, 1.0).is_none());
+        let mut above_six = Float::with_val(192, 6);
+        above_six.next_up();
+        let above_six = Wide::from_float(&above_six).unwrap();
+        assert!(scaled_h_neg_centred(above_six, above_six, 1.0).is_none());
+        for sigma in [0.0, -1.0, f64::INFINITY, f64::NAN] {
+            assert!(scaled_h_neg_centred(Wide::ZERO, Wide::ZERO, sigma).is_none());
+        }
+    }
+}
