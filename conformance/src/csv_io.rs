@@ -574,11 +574,17 @@ pub fn format_shortest(x: f64) -> String {
 /// ending in 5 (`n ≤ 17` the candidates' length), so `x = m·2^-s` (`m` odd, `s > 0`: the exact
 /// expansion of `m·2^e` with `e ≥ 0` is an integer that does not end in 5, or an odd integer
 /// below `2^53`, its own shortest form) with `m·5^s < 10^18`; for those few doubles
-/// ([`may_tie`]) the text is [`format_shortest`]'s own. Ryū's layout (`1.0`, `1e16`, `1.5e-7`)
-/// is read back to the digits `d1d2…dn` and the exponent `k` of `0.d1d2…dn × 10^k` and laid
-/// out as [`format_shortest`] does: plain notation for `1e-5 ≤ |x| < 1e16` (`0.000ddd`,
-/// `dd.ddd`, `ddd000`), else `d.ddde(k-1)`. Tested against [`format_shortest`] on millions of
-/// doubles and on every tie class (`tests::shortest_decimal_in_place_is_format_shortest`).
+/// ([`may_tie`]) the text is [`format_shortest`]'s own.
+///
+/// Ryū's layout is [`format_shortest`]'s but for integers. With the digits `d1d2…dn` and `x =
+/// 0.d1d2…dn × 10^k`, Ryū writes plain notation for `-5 < k ≤ 16` (`ddd000.0`, `dd.ddd`,
+/// `0.000ddd`) and `d.ddde(k-1)` (`de(k-1)` for one digit) otherwise, as `format_shortest` does
+/// for `1e-5 ≤ |x| < 1e16`: these are the same doubles (`k ≤ 16` is `x < 10^16`, a double; `k ≥
+/// -4` is `x ≥ 10^-5`, since the double nearest to `10^-5` has the digits `1` and `k = -4`, and
+/// those below it have shortest digits below `10^-5`). Only the integers differ: Ryū's
+/// `ddd000.0` is written `ddd000`. Tested against [`format_shortest`] on millions of doubles, the
+/// neighbours of every power of two and ten, and every tie class
+/// (`tests::shortest_decimal_in_place_is_format_shortest`).
 pub fn push_shortest(x: f64, out: &mut Vec<u8>) {
     if x.is_nan() {
         out.extend_from_slice(b"NaN");
@@ -602,50 +608,7 @@ pub fn push_shortest(x: f64, out: &mut Vec<u8>) {
     }
     let mut buffer = ryu::Buffer::new();
     let text = buffer.format_finite(magnitude).as_bytes();
-    let (mantissa, exponent) = match text.iter().position(|&b| b == b'e') {
-        Some(at) => (&text[..at], parse_exponent(&text[at + 1..])),
-        None => (text, 0),
-    };
-    // mantissa = integer.fraction: the digits of both (at most 17 significant, and the zeros
-    // of `0.0001` or `100.0`), `integer.len()` of them before the point.
-    let (integer, fraction) = match mantissa.iter().position(|&b| b == b'.') {
-        Some(at) => (&mantissa[..at], &mantissa[at + 1..]),
-        None => (mantissa, &mantissa[..0]),
-    };
-    let mut all = [0u8; 32];
-    all[..integer.len()].copy_from_slice(integer);
-    all[integer.len()..integer.len() + fraction.len()].copy_from_slice(fraction);
-    let all = &all[..integer.len() + fraction.len()];
-    let leading = all.iter().take_while(|&&d| d == b'0').count();
-    let mut digits = &all[leading..];
-    while let [rest @ .., b'0'] = digits {
-        digits = rest;
-    }
-    let n = digits.len();
-    let k = integer.len() as i64 - leading as i64 + exponent;
-    // x = 0.d1d2…dn × 10^k.
-    if (1e-5..1e16).contains(&magnitude) {
-        if k <= 0 {
-            out.extend_from_slice(b"0.");
-            out.extend(std::iter::repeat(b'0').take(k.unsigned_abs() as usize));
-            out.extend_from_slice(digits);
-        } else if (k as usize) < n {
-            out.extend_from_slice(&digits[..k as usize]);
-            out.push(b'.');
-            out.extend_from_slice(&digits[k as usize..]);
-        } else {
-            out.extend_from_slice(digits);
-            out.extend(std::iter::repeat(b'0').take(k as usize - n));
-        }
-    } else {
-        out.push(digits[0]);
-        if n > 1 {
-            out.push(b'.');
-            out.extend_from_slice(&digits[1..]);
-        }
-        out.push(b'e');
-        push_small_integer(out, k - 1);
-    }
+    out.extend_from_slice(text.strip_suffix(b".0").unwrap_or(text));
 }
 
 /// Whether the positive finite `x` is `m·2^-s` (`m` odd, `s > 0`) with `m·5^s < 10^18`: its
@@ -664,37 +627,6 @@ fn may_tie(x: f64) -> bool {
     let (m, e) = (m >> zeros, e + i64::from(zeros));
     // 5^26 > 10^18: longer expansions need no test.
     (1..=26).contains(&-e) && u128::from(m) * 5u128.pow((-e) as u32) < 10u128.pow(18)
-}
-
-/// Ryū's exponent (`-7`, `16`, `308`).
-fn parse_exponent(text: &[u8]) -> i64 {
-    let (negative, digits) = match text.strip_prefix(b"-") {
-        Some(rest) => (true, rest),
-        None => (false, text),
-    };
-    let magnitude = digits
-        .iter()
-        .fold(0i64, |acc, &d| acc * 10 + i64::from(d - b'0'));
-    if negative {
-        -magnitude
-    } else {
-        magnitude
-    }
-}
-
-/// Appends `v` (`|v| < 1000`, an f64's decimal exponent) as `to_string` writes it.
-fn push_small_integer(out: &mut Vec<u8>, v: i64) {
-    if v < 0 {
-        out.push(b'-');
-    }
-    let m = v.unsigned_abs();
-    if m >= 100 {
-        out.push(b'0' + (m / 100) as u8);
-    }
-    if m >= 10 {
-        out.push(b'0' + (m / 10 % 10) as u8);
-    }
-    out.push(b'0' + (m % 10) as u8);
 }
 
 /// `field` as a CSV field: quoted (with `"` doubled) when it contains a comma, a quote or a line
@@ -912,7 +844,7 @@ mod tests {
     /// [`push_shortest`] writes [`format_shortest`]'s text, for both signs of: 3 million random
     /// bit patterns (every exponent, subnormals included), random decimals of 1 to 17
     /// significant digits over the whole range (short digit strings, where the choice among
-    /// shortest candidates matters), the neighbours of powers of two and of ten and of the
+    /// shortest candidates matters), integers below `10^16` ending in zeros, the neighbours of powers of two and of ten and of the
     /// notation boundaries `1e-5` and `1e16`, integers, zeros, infinities and NaN.
     #[test]
     fn shortest_decimal_in_place_is_format_shortest() {
@@ -957,6 +889,13 @@ mod tests {
         }
         values.extend((0..100_000).map(f64::from));
         values.extend((0..100_000).map(|i| f64::from(i) / 1024.0));
+        // Integers up to 10^16 (Ryū writes them with `.0`) of every length, with trailing zeros.
+        for _ in 0..100_000 {
+            let digits = rng.gen_range(1..=16u32);
+            let zeros = rng.gen_range(0..digits);
+            let head = rng.gen_range(1..10u64.pow(digits - zeros));
+            values.push((head * 10u64.pow(zeros)) as f64);
+        }
         // Exact decimals of up to 18 digits ending in 5 (`m·2^-s`, `m` odd): the ties, where
         // Ryū and Rust's formatter choose differently, and their neighbours.
         let mut ties = 0;

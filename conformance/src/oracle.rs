@@ -92,7 +92,7 @@ fn consistent(
     output: &str,
     certified: &Certified,
 ) -> Result<(), OracleError> {
-    let (low, high) = (certified.lower.to_f64(), certified.upper.to_f64());
+    let (low, high) = certified.nearest_ends();
     if low <= certified.value && certified.value <= high {
         return Ok(());
     }

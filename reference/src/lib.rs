@@ -142,6 +142,14 @@ impl Certified {
         self.upper.to_f64_round(rug::float::Round::Up)
     }
 
+    /// `(lower.to_f64(), upper.to_f64())`: both ends rounded to the nearest f64 (ties to even),
+    /// MPFR's doubles, read from the ends' limbs where an end has at most 192 bits and rounds to
+    /// a normal double or zero (`Wide::to_f64_nearest`), else by MPFR. (`pbgi eval` checks that
+    /// `value` lies between them.)
+    pub fn nearest_ends(&self) -> (f64, f64) {
+        (nearest_f64(&self.lower), nearest_f64(&self.upper))
+    }
+
     /// `lower ≤ x ≤ upper` (exact comparison of the f64 `x` with the bounds).
     pub fn contains(&self, x: f64) -> bool {
         interval::widen_exponent_range();
@@ -152,6 +160,20 @@ impl Certified {
     pub fn contains_float(&self, x: &Float) -> bool {
         interval::widen_exponent_range();
         !x.is_nan() && self.lower <= *x && *x <= self.upper
+    }
+}
+
+/// `x.to_f64()` (round to nearest, ties to even): from the three-limb form of `|x|` where it
+/// answers (at most 192 bits, a normal double or zero; rounding to nearest is symmetric, so the
+/// sign is applied after), else by MPFR.
+fn nearest_f64(x: &Float) -> f64 {
+    match wide_float::Wide::magnitude_of(x).and_then(wide_float::Wide::to_f64_nearest) {
+        Some(v) if x.is_sign_negative() => -v,
+        Some(v) => v,
+        None => {
+            interval::widen_exponent_range();
+            x.to_f64()
+        }
     }
 }
 
@@ -263,3 +285,64 @@ pub struct Candidate {
     pub cost: f64,
 }
 pub mod pandora;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// [`Certified::nearest_ends`] gives MPFR's `to_f64` of each end, bit for bit: random
+    /// floats of 1 to 250 bits from `2^-1100` to `2^1100` (subnormal and overflowing results
+    /// included), exact ties between two doubles (a double plus half its last place, at 54 to
+    /// 192 bits) and their neighbours, both signs, zeros, infinities and exponents far outside
+    /// f64's range.
+    #[test]
+    fn nearest_ends_are_mpfrs() {
+        interval::widen_exponent_range();
+        let mut rng = ChaCha8Rng::seed_from_u64(53);
+        let mut values = Vec::new();
+        for _ in 0..100_000 {
+            let prec = rng.gen_range(1..=250u32);
+            let mut f = Float::with_val(prec, rng.gen::<u128>() | 1);
+            f *= Float::with_val(prec, rng.gen::<u128>() | 1);
+            let e = rng.gen_range(-1100..=1100) - f.get_exp().unwrap_or(0);
+            f <<= e;
+            values.push(f);
+        }
+        for _ in 0..20_000 {
+            let d = f64::from_bits(rng.gen_range(1..0x7fef_ffff_ffff_ffffu64));
+            let prec = rng.gen_range(54..=192u32);
+            let half = Float::with_val(prec, d.next_up()) - Float::with_val(prec, d);
+            let mut tie = Float::with_val(prec, d) + (half >> 1u32);
+            values.push(tie.clone());
+            tie.next_up();
+            values.push(tie.clone());
+            tie.next_down();
+            tie.next_down();
+            values.push(tie);
+        }
+        let mut huge = Float::with_val(64, 1);
+        huge <<= 4_000_000_000u32;
+        values.extend([
+            Float::with_val(53, 0.0),
+            Float::with_val(53, f64::INFINITY),
+            Float::with_val(53, f64::MAX),
+            Float::with_val(53, f64::MIN_POSITIVE),
+            Float::with_val(53, 5e-324),
+            Float::with_val(64, 1) / &huge,
+            huge,
+        ]);
+        for x in values {
+            let negated = Float::with_val(x.prec(), -&x);
+            let expected = (x.to_f64().to_bits(), negated.to_f64().to_bits());
+            let certified = Certified {
+                value: 0.0,
+                lower: x,
+                upper: negated,
+            };
+            let (low, high) = certified.nearest_ends();
+            assert_eq!((low.to_bits(), high.to_bits()), expected, "{certified:?}");
+        }
+    }
+}
