@@ -3,7 +3,7 @@
 
 use crate::certify::{exact, first_precision, series_accuracy, ziv, Enclosure};
 use crate::gaussian::{h_neg, h_neg_wide, h_neg_with_density};
-use crate::h_centres::scaled_h_neg_centred;
+use crate::h_centres::scaled_h_neg_of_distance;
 use crate::input::{finite, non_negative};
 use crate::interval::{down, exact_difference_f64, log2_abs, up, widen_exponent_range, Interval};
 use crate::wide_float::{Direction, Wide};
@@ -150,16 +150,15 @@ fn exact_distance(y: f64, mu: f64) -> Option<(Wide, bool)> {
 }
 
 /// `EI` for `σ > 0` enclosed from the centred expansions of `h(-x)`
-/// ([`scaled_h_neg_centred`]) where they apply: `y - μ` of at most 192 bits
+/// ([`scaled_h_neg_of_distance`]) where they apply: `y - μ` of at most 192 bits
 /// ([`exact_distance`]) and `x = |y - μ|/σ ≤ 6`; `None` otherwise. The enclosure is
 /// `[RD(max(d, 0) + σh_lo), RU(max(d, 0) + σh_hi)]` (`σ·h(-x) ∈ [σh_lo, σh_hi]`, 128 bits; the
-/// sum rounded outward at 128 bits on [`Wide`] floats; `x` rounded both ways at 192 bits), of
+/// sum rounded outward at 128 bits on [`Wide`] floats; `x` rounded both ways to a multiple of
+/// `2^-126`), of
 /// relative width at most `2^-116` (proof note §4.5).
 pub(crate) fn ei_centred(y: f64, mu: f64, sigma: f64) -> Option<(Wide, Wide)> {
     let (ad, positive) = exact_distance(y, mu)?;
-    let s = Wide::from_f64_magnitude(sigma);
-    let (x_lo, x_hi) = ad.div_both(s, 192)?;
-    let (mut lo, mut hi) = scaled_h_neg_centred(x_lo, x_hi, sigma)?;
+    let (mut lo, mut hi) = scaled_h_neg_of_distance(ad, sigma)?;
     if positive {
         lo = ad.add(lo, 128, Direction::Down);
         hi = ad.add(hi, 128, Direction::Up);

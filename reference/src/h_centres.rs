@@ -104,18 +104,10 @@ fn scaled_floor(w: Wide, k: i64) -> Option<(u128, bool)> {
         u128::from(m[2]),
         (u128::from(m[1]) << 64) | u128::from(m[0]),
     );
-    let shift = 192 - e - k;
-    Some(match shift {
-        0 => (low, false),
-        1..=127 => (
-            (low >> shift) | (top << (128 - shift)),
-            low << (128 - shift) != 0,
-        ),
-        128 => (top, low != 0),
-        129..=255 => (top >> (shift - 128), low != 0 || top << (256 - shift) != 0),
-        s if s >= 256 => (0, true),
-        _ => return None,
-    })
+    match 192 - e - k {
+        0 => Some((low, false)),
+        shift => shift_right((top, low), shift),
+    }
 }
 
 /// The fixed-point evaluation at centre `j` and `S = s·2^128` (`|s| ≤ 2^-8 + 2^-124`):
@@ -146,17 +138,91 @@ fn t_fixed(j: usize, s: i128) -> i128 {
 /// Checked against MPFR's `erfc` form at 400 bits (`tests::encloses_mpfr_h`).
 pub(crate) fn scaled_h_neg_centred(x_lo: Wide, x_hi: Wide, sigma: f64) -> Option<(Wide, Wide)> {
     let six = Wide::from_f64_magnitude(6.0);
-    if x_hi > six || x_lo > x_hi || !(sigma > 0.0) || !sigma.is_finite() {
+    if x_hi > six || x_lo > x_hi {
         return None;
     }
-    // The centre nearest x_lo: j = ⌊256·x_lo + 1⌋/2 ≤ 768, |c - x_lo| ≤ 1/256.
+    // x_lo, x_hi as integers times 2^-126, rounded down and up, modulo 2^128.
     let (f, _) = scaled_floor(x_lo, 8)?;
-    let j = ((f + 1) >> 1) as usize;
-    // x_lo, x_hi as integers times 2^-126, rounded down and up, modulo 2^128: c - x is small,
-    // so its value modulo 2^128 read as signed is the value itself.
     let (lo, _) = scaled_floor(x_lo, i64::from(FRAC))?;
     let (hi, hi_inexact) = scaled_floor(x_hi, i64::from(FRAC))?;
-    let hi = hi.wrapping_add(u128::from(hi_inexact));
+    scaled_from_fixed(f, lo, hi.wrapping_add(u128::from(hi_inexact)), sigma)
+}
+
+/// [`scaled_h_neg_centred`] for `x = |d|/σ` itself (`|d|` a [`Wide`], `σ > 0` a double):
+/// `⌊256x⌋`, `⌊x·2^126⌋` and `⌈x·2^126⌉` from one exact long division (`fixed_distance`), the
+/// same integers as from `|d|/σ` rounded down and up at 192 bits (`Wide::div_both`; a number
+/// `k·2^-126` below `x` is representable at 192 bits for `x < 8`, so `RD_192(x)` lies between it
+/// and `x`, likewise upward), hence the same enclosure
+/// (`tests::fixed_distance_is_the_rounded_quotient`). `None` for `x > 6`.
+pub(crate) fn scaled_h_neg_of_distance(d: Wide, sigma: f64) -> Option<(Wide, Wide)> {
+    let (f, lo, hi) = fixed_distance(d, sigma)?;
+    scaled_from_fixed(f, lo, hi, sigma)
+}
+
+/// `(⌊256x⌋, ⌊x·2^126⌋ mod 2^128, ⌈x·2^126⌉ mod 2^128)` for `x = d/σ ≤ 6` (`d ≥ 0` a [`Wide`],
+/// `σ > 0` a finite double); `None` for `x > 6` or another `σ`. With `d = m·2^(e-192)` (`m` of
+/// 192 bits) and `σ = σ_o·2^(e_σ-64+t)` (`σ_o` odd, below `2^53`), `x·2^k = (m/σ_o)·2^(e - e_σ -
+/// 128 - t + k)`: `m = Q·σ_o + r` by schoolbook division with 64-bit digits (each partial
+/// dividend below `2^117`), and for a negative exponent `-n` (every `x < 8`: `Q ≥ 2^138`),
+/// `⌊x·2^k⌋ = ⌊Q/2^n⌋` (`⌊(Q + r/σ_o)/2^n⌋`, `0 ≤ r/σ_o < 1`), inexact iff `r ≠ 0` or bits of `Q`
+/// are shifted out.
+fn fixed_distance(d: Wide, sigma: f64) -> Option<(u128, u128, u128)> {
+    if !(sigma > 0.0) || !sigma.is_finite() {
+        return None;
+    }
+    if d.is_zero() {
+        return Some((0, 0, 0));
+    }
+    let (m, e) = d.limbs();
+    let (sl, e_sigma) = Wide::from_f64_magnitude(sigma).limbs();
+    let t = sl[2].trailing_zeros();
+    let odd = u128::from(sl[2] >> t);
+    // x < 2^(e - e_σ + 1): beyond 32, certainly above 6 (and 256x would not fit).
+    if e - e_sigma > 4 {
+        return None;
+    }
+    let mut q = [0u64; 3];
+    let mut r = 0u128;
+    for i in (0..3).rev() {
+        let current = (r << 64) | u128::from(m[i]);
+        q[i] = (current / odd) as u64;
+        r = current % odd;
+    }
+    let quotient = (
+        u128::from(q[2]),
+        (u128::from(q[1]) << 64) | u128::from(q[0]),
+    );
+    let shift = |k: i64| 128 + i64::from(t) - k - e + e_sigma;
+    let (f, f_inexact) = shift_right(quotient, shift(8))?;
+    if f > 1536 || (f == 1536 && (f_inexact || r != 0)) {
+        return None;
+    }
+    let (lo, inexact) = shift_right(quotient, shift(i64::from(FRAC)))?;
+    let hi = lo.wrapping_add(u128::from(inexact || r != 0));
+    Some((f, lo, hi))
+}
+
+/// `⌊n/2^k⌋ mod 2^128` for the 256-bit `n = (high, low)` and `k ≥ 1`, and whether bits were
+/// shifted out; `None` for `k ≤ 0`.
+fn shift_right((top, low): (u128, u128), k: i64) -> Option<(u128, bool)> {
+    Some(match k {
+        1..=127 => ((low >> k) | (top << (128 - k)), low << (128 - k) != 0),
+        128 => (top, low != 0),
+        129..=255 => (top >> (k - 128), low != 0 || top << (256 - k) != 0),
+        k if k >= 256 => (0, top != 0 || low != 0),
+        _ => return None,
+    })
+}
+
+/// [`scaled_h_neg_centred`] from `⌊256x⌋` and `x` rounded down and up to integers times `2^-126`
+/// (modulo `2^128`), `x ≤ 6`.
+fn scaled_from_fixed(f: u128, lo: u128, hi: u128, sigma: f64) -> Option<(Wide, Wide)> {
+    if !(sigma > 0.0) || !sigma.is_finite() || f > 1536 {
+        return None;
+    }
+    // The centre nearest x_lo: j = ⌊256·x_lo + 1⌋/2 ≤ 768, |c - x_lo| ≤ 1/256. c - x is small,
+    // so its value modulo 2^128 read as signed is the value itself.
+    let j = ((f + 1) >> 1) as usize;
     let c = (j as u128).wrapping_mul(1 << (FRAC - 7));
     // s_a = c - x_hi ≤ c - x ≤ s_b = c - x_lo.
     let (s_a, s_b) = (c.wrapping_sub(hi) as i128, c.wrapping_sub(lo) as i128);
@@ -521,5 +587,59 @@ mod tests {
         for sigma in [0.0, -1.0, f64::INFINITY, f64::NAN] {
             assert!(scaled_h_neg_centred(Wide::ZERO, Wide::ZERO, sigma).is_none());
         }
+    }
+
+    /// [`fixed_distance`] gives the integers [`scaled_h_neg_centred`] forms from `|d|/σ`
+    /// rounded down and up at 192 bits (`Wide::div_both`), and declines exactly where that
+    /// quotient's upper end exceeds 6: 300 000 random `|d|` of 1 to 192 bits and doubles `σ` of
+    /// all binades (subnormals included) with quotients from 0 to 40, quotients exactly 6 and
+    /// at multiples of `2^-126`, zero.
+    #[test]
+    fn fixed_distance_is_the_rounded_quotient() {
+        widen_exponent_range();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(77);
+        let six = Wide::from_f64_magnitude(6.0);
+        let mut answered = 0;
+        for i in 0..300_000 {
+            let sigma = match i % 4 {
+                0 => f64::from_bits(rng.gen_range(1..0x7fef_ffff_ffff_ffffu64)),
+                1 => 2f64.powi(rng.gen_range(-1020..1000)),
+                _ => rng.gen_range(0.5..2.0) * 10f64.powi(rng.gen_range(-300..300)),
+            };
+            let bits = rng.gen_range(1..=192u32);
+            let mantissa = Float::with_val(192, rng.gen::<u128>())
+                + (Float::with_val(192, rng.gen::<u64>()) << 128u32);
+            let mantissa = Float::with_val_round(bits, &mantissa, Round::Down).0;
+            let target = match i % 5 {
+                0 => 6.0,
+                1 => f64::from(rng.gen_range(0..=768u32)) / 128.0,
+                _ => rng.gen_range(0.0..40.0),
+            };
+            // |d| ≈ target·σ with a random mantissa of `bits` bits (or exactly target·σ).
+            let d = if i % 5 < 2 && i % 3 == 0 {
+                Float::with_val(192, Float::with_val(53, target) * sigma)
+            } else {
+                let scale = Float::with_val(64, target * sigma);
+                let e = scale.get_exp().unwrap_or(0) - mantissa.get_exp().unwrap_or(0);
+                Float::with_val(bits, &mantissa << e)
+            };
+            let d = if i % 997 == 0 { Float::new(64) } else { d };
+            let Some(dw) = Wide::from_float(&d) else {
+                continue;
+            };
+            let s = Wide::from_f64_magnitude(sigma);
+            let (x_lo, x_hi) = dw.div_both(s, 192).unwrap();
+            let expected = if x_hi > six {
+                None
+            } else {
+                let (f, _) = scaled_floor(x_lo, 8).unwrap();
+                let (lo, _) = scaled_floor(x_lo, i64::from(FRAC)).unwrap();
+                let (hi, inexact) = scaled_floor(x_hi, i64::from(FRAC)).unwrap();
+                Some((f, lo, hi.wrapping_add(u128::from(inexact))))
+            };
+            assert_eq!(fixed_distance(dw, sigma), expected, "{d} / {sigma:e}");
+            answered += usize::from(expected.is_some());
+        }
+        assert!(answered > 100_000, "{answered}");
     }
 }
