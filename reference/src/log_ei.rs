@@ -1,7 +1,9 @@
 //! `LogEI = ln EI` (MATH.md, "Expected improvement"), and the logarithmic enclosure shared
 //! with `ln h` and LogEIPC: `ln EI - ln c` with the cost divided out exactly where it can be.
 
-use crate::certify::{exact, finish, first_precision, series_accuracy, ziv, Enclosure};
+use crate::certify::{
+    exact, first_precision, is_tight, rounds_to_one_f64, series_accuracy, ziv, Enclosure,
+};
 use crate::ei::{
     distance, distance_bits, ei_centred, ei_enclosure, exact_difference, tail_enclosure,
     CENTRED_BITS,
@@ -9,7 +11,10 @@ use crate::ei::{
 use crate::gaussian::{h_neg, ln_h_neg, TAYLOR_MAX};
 use crate::input::{finite, non_negative};
 use crate::interval::{down, ln_point, up, widen_exponent_range, Interval};
+use crate::wide_float::Direction;
 use crate::{Accuracy, Certified, Error};
+use rug::float::Round;
+use rug::ops::AddAssignRound;
 use rug::Float;
 
 /// `ln EI` enclosed for `σ > 0`, `d = y - μ` exact. For `d ≤ 0` it is `ln σ + ln h(-x)`,
@@ -159,25 +164,33 @@ pub fn log_ei_with(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Result<Certif
 
 /// `ln EI` for `σ > 0` from EI's centred enclosure (`ei::ei_centred`, relative width at most
 /// `2^-116`, `|z| ≤ 6`) where it decides it: `enclosure_bits ≤ 110`, and
-/// `[RD(ln lo), RU(ln lo) + RU((hi - lo)/lo)]` at 128 bits (`Interval::ln`; `ln` is increasing
-/// and `ln hi ≤ ln lo + (hi - lo)/lo`) rounds to one double and meets the width target (it does
-/// not where `|ln EI|` is below about `2^-16`); `None` otherwise (the Ziv loop then runs). The
-/// value is the Ziv loop's (correct rounding is unique). The work counter records the Ziv
-/// loop's first precision. Proof note §4.5 step 11; checked against the Ziv loop at 200 bits
-/// by `tests::centred_front_door_is_the_ziv_loop`.
+/// `[RD(ln lo), RU(ln lo) + RU_64(RU_64(hi - lo)/lo)]` at 128 bits (as `Interval::ln`: `ln` is
+/// increasing and `ln hi ≤ ln lo + (hi - lo)/lo`; the quotient on [`Wide`] floats) rounds to one
+/// double and meets the width target (it does not where `|ln EI|` is below about `2^-16`);
+/// `None` otherwise (the Ziv loop then runs). The value is the Ziv loop's (correct rounding is
+/// unique). The work counter records the Ziv loop's first precision. Proof note §4.5 step 11;
+/// checked against the Ziv loop at 200 bits by `tests::centred_front_door_is_the_ziv_loop`.
 fn log_ei_by_centres(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Option<Certified> {
     if acc.enclosure_bits > CENTRED_BITS || !(sigma > 0.0) {
         return None;
     }
     widen_exponent_range();
     let (lo, hi) = ei_centred(y, mu, sigma)?;
-    let ei = Interval {
-        lo: lo.to_float(128),
-        hi: hi.to_float(128),
-    };
-    let c = finish(&ei.ln(128), acc)?;
+    let mut ln = ln_point(&lo.to_float(128), 128);
+    if let Some(width) = hi.sub(lo, 64, Direction::Up) {
+        let relative = width.div(lo, 64, Direction::Up)?;
+        ln.hi.add_assign_round(&relative.to_float(64), Round::Up);
+    }
+    let value = rounds_to_one_f64(&ln)?;
+    if !is_tight(&ln, acc.enclosure_bits) {
+        return None;
+    }
     crate::work::working(first_precision(&series_accuracy(acc)));
-    Some(c)
+    Some(Certified {
+        value,
+        lower: ln.lo,
+        upper: ln.hi,
+    })
 }
 
 #[cfg(test)]
