@@ -3,7 +3,7 @@
 //!
 //! Rows are read one at a time into a reused record, so memory does not grow with the number of
 //! rows. Lines starting with `#` are comments (the fixture files' headers use them).
-use crate::cli::io::{describe_size, read_line_capped, LineRead, MAX_RECORD_BYTES};
+use crate::cli::io::{describe_size, MAX_RECORD_BYTES};
 use crate::function::Function;
 use std::fmt;
 use std::io::BufRead;
@@ -65,8 +65,6 @@ pub struct ArgumentReader<R: BufRead> {
     extra_names: Vec<&'static str>,
     extra_index: Vec<usize>,
     record: Vec<String>,
-    /// For a plain record read by [`ArgumentReader::next_row_into`]: where each field ends.
-    ends: Vec<usize>,
     check_domain: bool,
 }
 
@@ -145,7 +143,6 @@ impl<R: BufRead> ArgumentReader<R> {
             extra_names: extras.to_vec(),
             extra_index,
             record: Vec::new(),
-            ends: Vec::new(),
             check_domain: true,
         })
     }
@@ -215,20 +212,16 @@ impl<R: BufRead> ArgumentReader<R> {
         };
         args.clear();
         extras.clear();
-        // A plain record's text, read as a string once (it is ASCII: this cannot fail), and the
-        // ends of its fields (as offsets into it): the commas, then its end.
+        // A plain record's text, read as a string once (it is ASCII: this cannot fail); the
+        // ends of its fields (as offsets into it: the commas, then its end) were found as it was
+        // read.
         let plain = match self.lines.plain.clone() {
-            Some(range) => {
-                let text = self.lines.text(range);
-                self.ends.clear();
-                self.ends.extend(memchr::memchr_iter(b',', text));
-                self.ends.push(text.len());
-                Some(std::str::from_utf8(text).unwrap_or_default())
-            }
+            Some(range) => Some(std::str::from_utf8(self.lines.text(range)).unwrap_or_default()),
             None => None,
         };
+        let ends = &self.lines.ends;
         let count = match plain {
-            Some(_) => self.ends.len(),
+            Some(_) => ends.len(),
             None => self.record.len(),
         };
         if count != self.headers.len() {
@@ -244,7 +237,7 @@ impl<R: BufRead> ArgumentReader<R> {
         }
         let columns = self.function.input_columns();
         let field = |index: usize| match plain {
-            Some(text) => plain_field(text, &self.ends, index),
+            Some(text) => plain_field(text, ends, index),
             None => self.record[index].as_str(),
         };
         for (&index, &name) in self.arg_index.iter().zip(columns) {
@@ -278,6 +271,7 @@ impl<R: BufRead> ArgumentReader<R> {
 
 /// Field `index` of a plain record `text` whose fields end at `ends` (its count checked): the
 /// piece between the comma before it (or the start) and its end.
+#[inline(always)]
 fn plain_field<'a>(text: &'a str, ends: &[usize], index: usize) -> &'a str {
     let start = if index == 0 { 0 } else { ends[index - 1] + 1 };
     &text[start..ends[index]]
@@ -295,13 +289,68 @@ pub enum Fields<'a> {
 
 /// Splits a `BufRead` into CSV records, counting lines. A record (with the lines it spans inside
 /// quotes) is at most [`MAX_RECORD_BYTES`]; beyond it reading stops with an error naming the line.
+///
+/// The input is read in blocks of [`BLOCK`] bytes into `buf`, and records are read where they
+/// lie in it: `buf[pos..filled]` is the input read and not yet consumed, the current record
+/// starting at `pos`. Only when a record runs past `filled` is more read, after the record's
+/// bytes have been moved to the front of `buf` (which grows only for a record longer than a
+/// block, so it stays below [`MAX_RECORD_BYTES`] plus two blocks).
 struct RecordLines<R: BufRead> {
     input: R,
     /// Lines consumed so far.
     line: u64,
-    bytes: Vec<u8>,
-    /// Where the last record's text lies in `bytes` when it was left unsplit (plain).
+    buf: Vec<u8>,
+    pos: usize,
+    filled: usize,
+    /// Where the last record's text lies in `buf` when it was left unsplit (plain).
     plain: Option<Range<usize>>,
+    /// For a plain record: the ends of its fields, as offsets into its text (its commas, then
+    /// its length).
+    ends: Vec<usize>,
+}
+
+/// Bytes asked of the input at a time.
+const BLOCK: usize = 1 << 16;
+
+/// How the next line of a record ends ([`RecordLines::line_end`]).
+enum LineEnd {
+    /// The line ends at this offset from the record's start (after its `\n`, or at the end
+    /// of the input).
+    At(usize),
+    /// The input is at its end; the line has no bytes.
+    End,
+    /// The record would be longer than [`MAX_RECORD_BYTES`] (counting the bytes of its lines
+    /// before this one with their line ends, and this line without its own).
+    TooLong,
+}
+
+/// What [`RecordLines::plain_line`] found at the start of the unread input.
+enum PlainLine {
+    /// A plain line: its text is `buf[pos..pos + content]` (without its line end), the next
+    /// line starts at `pos + next`, and `ends` holds the ends of its fields.
+    Plain { content: usize, next: usize },
+    /// Anything else (a quote, a `\r` not before the line end, a byte that is not ASCII, a
+    /// line longer than the limit, the end of the input): the general path reads it.
+    Other,
+}
+
+/// `8` bytes of `bytes` (at least that many) as a little-endian word.
+#[inline(always)]
+fn word(bytes: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&bytes[..8]);
+    u64::from_le_bytes(w)
+}
+
+/// The bytes of `word` (eight, little-endian) below `-` (`0x2D`: among them `,`, `"`, `\n`,
+/// `\r`) or not ASCII (`0x80` and above), each marked by its high bit. For a byte `b`,
+/// `(b | 0x80) - 0x2D` borrows from no other byte and has its high bit set exactly when
+/// `b & 0x7F ≥ 0x2D`.
+#[inline(always)]
+fn below_dash_or_not_ascii(word: u64) -> u64 {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    (!((word | HIGH) - LOW * 0x2D) | word) & HIGH
 }
 
 impl<R: BufRead> RecordLines<R> {
@@ -309,19 +358,163 @@ impl<R: BufRead> RecordLines<R> {
         RecordLines {
             input,
             line: 0,
-            bytes: Vec::new(),
+            buf: Vec::new(),
+            pos: 0,
+            filled: 0,
             plain: None,
+            ends: Vec::new(),
         }
     }
 
     /// The text of the last record (ASCII, checked when it was read) at `range`.
     fn text(&self, range: Range<usize>) -> &[u8] {
-        &self.bytes[range]
+        &self.buf[range]
+    }
+
+    /// Moves the unread input `buf[pos..filled]` to the front and reads more after it; `false`
+    /// at the end of the input. Offsets from `pos` are unchanged.
+    fn fill(&mut self) -> std::io::Result<bool> {
+        if self.pos > 0 {
+            self.buf.copy_within(self.pos..self.filled, 0);
+            self.filled -= self.pos;
+            self.pos = 0;
+        }
+        if self.buf.is_empty() {
+            // Zeroed memory from the allocator (fresh pages need no writing).
+            self.buf = vec![0; 2 * BLOCK];
+        }
+        if self.buf.len() < self.filled + BLOCK {
+            self.buf.resize(self.filled + BLOCK, 0);
+        }
+        loop {
+            match self.input.read(&mut self.buf[self.filled..]) {
+                Ok(0) => return Ok(false),
+                Ok(read) => {
+                    self.filled += read;
+                    return Ok(true);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// [`RecordLines::fill`], a failure named as a read error at the line being read.
+    fn fill_or_fail(&mut self) -> Result<bool, InputError> {
+        self.fill().map_err(|e| InputError {
+            line: self.line + 1,
+            column: None,
+            reason: format!("could not read the input: {e}"),
+        })
+    }
+
+    /// The end of the line that starts at offset `from` from the record's start (`pos`),
+    /// reading more input as needed.
+    fn line_end(&mut self, from: usize) -> Result<LineEnd, InputError> {
+        let mut searched = from;
+        loop {
+            let unread = &self.buf[self.pos + searched..self.filled];
+            // Most lines have no quote: `memchr` looks for one quickly.
+            if let Some(at) = memchr::memchr(b'\n', unread) {
+                let newline = searched + at;
+                // The line end itself does not count towards the limit.
+                return Ok(if newline > MAX_RECORD_BYTES {
+                    LineEnd::TooLong
+                } else {
+                    LineEnd::At(newline + 1)
+                });
+            }
+            searched = self.filled - self.pos;
+            if searched > MAX_RECORD_BYTES {
+                return Ok(LineEnd::TooLong);
+            }
+            if !self.fill_or_fail()? {
+                return Ok(if searched == from {
+                    LineEnd::End
+                } else {
+                    LineEnd::At(searched)
+                });
+            }
+        }
+    }
+
+    /// Whether the unread input starts with a plain line (one ASCII line without `"` or `\r`
+    /// but for a `\r` before its `\n`, at most [`MAX_RECORD_BYTES`] long without its line end):
+    /// its commas are found in the same pass and left in `ends`.
+    fn plain_line(&mut self) -> Result<PlainLine, InputError> {
+        self.ends.clear();
+        let mut from = 0;
+        loop {
+            match self.scan_plain(from) {
+                Scan::Found(line) => return Ok(line),
+                Scan::Unfinished(resume) => from = resume,
+            }
+            let length = self.filled - self.pos;
+            if length > MAX_RECORD_BYTES {
+                return Ok(PlainLine::Other);
+            }
+            if !self.fill_or_fail()? {
+                if length == 0 {
+                    return Ok(PlainLine::Other);
+                }
+                // The last line, without a line end: a `\r` at its end is dropped, as before one.
+                let content = length - usize::from(self.buf[self.pos + length - 1] == b'\r');
+                return Ok(PlainLine::Plain {
+                    content,
+                    next: length,
+                });
+            }
+        }
+    }
+
+    /// [`RecordLines::plain_line`] on the input read so far, from offset `from` (the bytes before
+    /// it looked at already, their commas in `ends`): eight bytes at a time, only the bytes
+    /// [`below_dash_or_not_ascii`] marks looked at one by one (the commas, the line end, and
+    /// the bytes that make a line other than plain are among them), then the last few bytes
+    /// one at a time.
+    #[inline(always)]
+    fn scan_plain(&mut self, from: usize) -> Scan {
+        let unread = &self.buf[self.pos..self.filled];
+        let line = |content: usize, next: usize| {
+            // The line end itself does not count towards the limit.
+            Scan::Found(if next - 1 > MAX_RECORD_BYTES {
+                PlainLine::Other
+            } else {
+                PlainLine::Plain { content, next }
+            })
+        };
+        let mut at = from;
+        while at < unread.len() {
+            let (mut marked, step) = if at + 8 <= unread.len() {
+                (below_dash_or_not_ascii(word(&unread[at..])), 8)
+            } else {
+                let b = unread[at];
+                (u64::from(!(0x2D..0x80).contains(&b)) << 7, 1)
+            };
+            while marked != 0 {
+                let i = at + (marked.trailing_zeros() / 8) as usize;
+                marked &= marked - 1;
+                match unread[i] {
+                    b',' => self.ends.push(i),
+                    b'\n' => return line(i, i + 1),
+                    b'\r' => match unread.get(i + 1) {
+                        Some(b'\n') => return line(i, i + 2),
+                        Some(_) => return Scan::Found(PlainLine::Other),
+                        // The byte after it is not read yet: look again from here.
+                        None => return Scan::Unfinished(i),
+                    },
+                    b'"' | 0x80.. => return Scan::Found(PlainLine::Other),
+                    _ => {}
+                }
+            }
+            at += step;
+        }
+        Scan::Unfinished(unread.len())
     }
 
     /// Reads the next record into `fields`; returns the line it starts on, `None` at the end.
     /// Unless `split`, a plain record (one ASCII line without `"` or `\r`) is not split: `plain` is
-    /// then its range in `bytes`.
+    /// then its range in `buf` and `ends` the ends of its fields.
     fn next_record(
         &mut self,
         fields: &mut Vec<String>,
@@ -329,22 +522,34 @@ impl<R: BufRead> RecordLines<R> {
     ) -> Result<Option<u64>, InputError> {
         self.plain = None;
         loop {
-            self.bytes.clear();
             let start = self.line + 1;
-            // A record ends at a line end outside quotes: after an even number of `"` (a quoted
-            // quote is written `""`, so it never changes the parity).
+            if !split {
+                if let PlainLine::Plain { content, next } = self.plain_line()? {
+                    let record = &self.buf[self.pos..self.pos + content];
+                    let begin = self.pos;
+                    self.line += 1;
+                    self.pos += next;
+                    // What the general path below decides from `trim_start`: blank (only white
+                    // space) or a comment (`#` first after white space) is skipped.
+                    match record.iter().find(|&&b| !is_white_space(b)) {
+                        None | Some(b'#') => continue,
+                        Some(_) => {
+                            self.ends.push(content);
+                            self.plain = Some(begin..begin + content);
+                            return Ok(Some(start));
+                        }
+                    }
+                }
+            }
+            // The record's lines, up to `end` (an offset from `pos`). A record ends at a line
+            // end outside quotes: after an even number of `"` (a quoted quote is written `""`,
+            // so it never changes the parity).
+            let mut end = 0usize;
             let mut quotes = 0usize;
             loop {
-                let before = self.bytes.len();
-                let read = read_line_capped(&mut self.input, &mut self.bytes, MAX_RECORD_BYTES)
-                    .map_err(|e| InputError {
-                        line: self.line + 1,
-                        column: None,
-                        reason: format!("could not read the input: {e}"),
-                    })?;
-                match read {
-                    LineRead::End if self.bytes.is_empty() => return Ok(None),
-                    LineRead::End => {
+                match self.line_end(end)? {
+                    LineEnd::End if end == 0 => return Ok(None),
+                    LineEnd::End => {
                         return Err(InputError {
                             line: start,
                             column: None,
@@ -352,7 +557,7 @@ impl<R: BufRead> RecordLines<R> {
                                 .to_string(),
                         })
                     }
-                    LineRead::TooLong => {
+                    LineEnd::TooLong => {
                         let limit = describe_size(MAX_RECORD_BYTES);
                         return Err(InputError {
                             line: start,
@@ -367,48 +572,38 @@ impl<R: BufRead> RecordLines<R> {
                             },
                         });
                     }
-                    LineRead::Line => {
+                    LineEnd::At(line_end) => {
                         self.line += 1;
-                        let line = &self.bytes[before..];
+                        let line = &self.buf[self.pos + end..self.pos + line_end];
                         // Most lines have no quote: `memchr` looks for one quickly.
                         if memchr::memchr(b'"', line).is_some() {
                             quotes += line.iter().filter(|&&b| b == b'"').count();
                         }
                         // A comment ends at its line, whatever quotes it holds.
-                        let comment = before == 0
-                            && without_bom(&self.bytes, start)
+                        let comment = end == 0
+                            && without_bom(line, start)
                                 .trim_ascii_start()
                                 .starts_with(b"#");
+                        end = line_end;
                         if quotes % 2 == 0 || comment {
                             break;
                         }
                     }
                 }
             }
-            let begin = self.bytes.len() - without_bom(&self.bytes, start).len();
-            let mut end = self.bytes.len();
-            if self.bytes[begin..end].ends_with(b"\n") {
-                end -= 1;
+            let bytes = &self.buf[self.pos..self.pos + end];
+            self.pos += end;
+            let begin = bytes.len() - without_bom(bytes, start).len();
+            let mut stop = bytes.len();
+            if bytes[begin..stop].ends_with(b"\n") {
+                stop -= 1;
             }
-            if self.bytes[begin..end].ends_with(b"\r") {
-                end -= 1;
+            if bytes[begin..stop].ends_with(b"\r") {
+                stop -= 1;
             }
-            let record = &self.bytes[begin..end];
-            if !split && quotes == 0 && record.is_ascii() && memchr::memchr(b'\r', record).is_none()
-            {
-                // What the general path below decides from `trim_start`: blank (only white
-                // space) or a comment (`#` first after white space) is skipped.
-                match record.iter().find(|&&b| !is_white_space(b)) {
-                    None | Some(b'#') => continue,
-                    Some(_) => {
-                        self.plain = Some(begin..end);
-                        return Ok(Some(start));
-                    }
-                }
-            }
-            let record = std::str::from_utf8(record).map_err(|e| InputError {
+            let record = std::str::from_utf8(&bytes[begin..stop]).map_err(|e| InputError {
                 line: start
-                    + record[..e.valid_up_to()]
+                    + bytes[begin..begin + e.valid_up_to()]
                         .iter()
                         .filter(|&&b| b == b'\n')
                         .count() as u64,
@@ -427,6 +622,15 @@ impl<R: BufRead> RecordLines<R> {
             return Ok(Some(start));
         }
     }
+}
+
+/// Where [`RecordLines::scan_plain`] stopped.
+enum Scan {
+    /// What the line is.
+    Found(PlainLine),
+    /// The input read so far ends before the line does: look again from this offset once
+    /// more is read.
+    Unfinished(usize),
 }
 
 /// The ASCII bytes that are white space to `str::trim_start` (Unicode's `White_Space`:
@@ -507,7 +711,27 @@ fn split_fields_into(
 /// overflows, and `1e-400` (nonzero digits that round to zero) underflows. Decimals inside the
 /// range are rounded to the nearest f64 (subnormals included), which is what the oracle
 /// evaluates.
+#[inline]
 pub fn parse_number(field: &str) -> Result<f64, String> {
+    // A field that starts and ends with a printable ASCII character (most fields) has no
+    // white space to trim: white space is ASCII 9 to 13 and 32, or a non-ASCII character.
+    // Such a field that reads as a finite nonzero number (most of those) is that number: the
+    // rest of the checks (in `parse_number_checked`) concern the others.
+    let printable = |b: Option<&u8>| b.is_some_and(|&b| (b'!'..=b'~').contains(&b));
+    let bytes = field.as_bytes();
+    if printable(bytes.first()) && printable(bytes.last()) {
+        if let Ok(value) = field.parse::<f64>() {
+            if value.is_finite() && value != 0.0 {
+                return Ok(value);
+            }
+        }
+    }
+    parse_number_checked(field)
+}
+
+/// [`parse_number`] in full.
+#[inline(never)]
+fn parse_number_checked(field: &str) -> Result<f64, String> {
     // A field that starts and ends with a printable ASCII character (most fields) has no
     // white space to trim: white space is ASCII 9 to 13 and 32, or a non-ASCII character.
     let printable = |b: Option<&u8>| b.is_some_and(|&b| (b'!'..=b'~').contains(&b));
