@@ -1270,4 +1270,326 @@ mod tests {
             .to_string()
             .starts_with("line 10, column `mu`: `1e400` overflows"));
     }
+
+    /// A record as the previous reader read it: its line, its text (without a byte-order mark
+    /// and line end) and its fields.
+    type OracleRecord = (u64, Vec<u8>, Vec<String>);
+
+    /// The reader's previous form, line by line with `read_line_capped` (each line copied into a
+    /// buffer of its own, every record split), kept as the oracle of [`RecordLines`]: the
+    /// records of `input` up to the end or the first error.
+    fn records_by_lines(mut input: impl BufRead) -> (Vec<OracleRecord>, Option<InputError>) {
+        use crate::cli::io::{read_line_capped, LineRead};
+        let mut records = Vec::new();
+        let mut line_count = 0u64;
+        let mut bytes = Vec::new();
+        'records: loop {
+            bytes.clear();
+            let start = line_count + 1;
+            let mut quotes = 0usize;
+            loop {
+                let before = bytes.len();
+                let read = match read_line_capped(&mut input, &mut bytes, MAX_RECORD_BYTES) {
+                    Ok(read) => read,
+                    Err(e) => {
+                        let error = InputError {
+                            line: line_count + 1,
+                            column: None,
+                            reason: format!("could not read the input: {e}"),
+                        };
+                        return (records, Some(error));
+                    }
+                };
+                let error = |reason: String| InputError {
+                    line: start,
+                    column: None,
+                    reason,
+                };
+                match read {
+                    LineRead::End if bytes.is_empty() => return (records, None),
+                    LineRead::End => {
+                        let reason = "a quoted field is not closed before the end of the input";
+                        return (records, Some(error(reason.to_string())));
+                    }
+                    LineRead::TooLong => {
+                        let limit = describe_size(MAX_RECORD_BYTES);
+                        let reason = if line_count + 1 == start {
+                            format!("the line is longer than {limit}, the limit of one record")
+                        } else {
+                            format!(
+                                "the record (a quoted field from line {start} on) is longer \
+                                 than {limit}, the limit of one record"
+                            )
+                        };
+                        return (records, Some(error(reason)));
+                    }
+                    LineRead::Line => {
+                        line_count += 1;
+                        quotes += bytes[before..].iter().filter(|&&b| b == b'"').count();
+                        let comment = before == 0
+                            && without_bom(&bytes, start)
+                                .trim_ascii_start()
+                                .starts_with(b"#");
+                        if quotes % 2 == 0 || comment {
+                            break;
+                        }
+                    }
+                }
+            }
+            let begin = bytes.len() - without_bom(&bytes, start).len();
+            let mut end = bytes.len();
+            if bytes[begin..end].ends_with(b"\n") {
+                end -= 1;
+            }
+            if bytes[begin..end].ends_with(b"\r") {
+                end -= 1;
+            }
+            let raw = &bytes[begin..end];
+            let record = match std::str::from_utf8(raw) {
+                Ok(record) => record,
+                Err(e) => {
+                    let newlines = raw[..e.valid_up_to()].iter().filter(|&&b| b == b'\n');
+                    let error = InputError {
+                        line: start + newlines.count() as u64,
+                        column: None,
+                        reason: "the line is not valid UTF-8".to_string(),
+                    };
+                    return (records, Some(error));
+                }
+            };
+            let unindented = record.trim_start();
+            if unindented.trim_end().is_empty() || unindented.starts_with('#') {
+                continue 'records;
+            }
+            let mut fields = Vec::new();
+            if let Err(reason) = split_fields(record, &mut fields) {
+                let error = InputError {
+                    line: start,
+                    column: None,
+                    reason,
+                };
+                return (records, Some(error));
+            }
+            records.push((start, raw.to_vec(), fields));
+        }
+    }
+
+    /// The records of `input` read by [`RecordLines`], every one split if `split`, else with
+    /// plain records left unsplit (their fields then the pieces at `ends`, and their text
+    /// checked to be plain); the texts of the records are those of the oracle's where plain,
+    /// empty otherwise.
+    fn records_by_blocks(
+        input: impl BufRead,
+        split: bool,
+    ) -> (Vec<OracleRecord>, Option<InputError>) {
+        let mut lines = RecordLines::new(input);
+        let mut records = Vec::new();
+        let mut fields = Vec::new();
+        loop {
+            match lines.next_record(&mut fields, split) {
+                Ok(Some(line)) => match lines.plain.clone() {
+                    Some(range) => {
+                        assert!(!split);
+                        let text = lines.text(range).to_vec();
+                        assert!(
+                            text.is_ascii() && !text.contains(&b'"') && !text.contains(&b'\r'),
+                            "line {line}"
+                        );
+                        let mut start = 0;
+                        let pieces = lines
+                            .ends
+                            .iter()
+                            .map(|&end| {
+                                let piece = String::from_utf8(text[start..end].to_vec()).unwrap();
+                                start = end + 1;
+                                piece
+                            })
+                            .collect();
+                        records.push((line, text, pieces));
+                    }
+                    None => records.push((line, Vec::new(), fields.clone())),
+                },
+                Ok(None) => return (records, None),
+                Err(error) => return (records, Some(error)),
+            }
+        }
+    }
+
+    /// An input handed out a few bytes at a time (between 1 and `longest`), now and then
+    /// interrupted (`ErrorKind::Interrupted`, to be retried), and failing for good after
+    /// `fail_at` bytes if given.
+    struct Trickle {
+        bytes: Vec<u8>,
+        at: usize,
+        rng: rand_chacha::ChaCha8Rng,
+        longest: usize,
+        fail_at: Option<usize>,
+        /// The size of the piece `fill_buf` hands out now (0: choose one).
+        piece: usize,
+    }
+
+    impl std::io::Read for Trickle {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            let available = self.fill_buf()?;
+            let n = available.len().min(out.len());
+            out[..n].copy_from_slice(&available[..n]);
+            self.consume(n);
+            Ok(n)
+        }
+    }
+
+    impl BufRead for Trickle {
+        fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+            use rand::Rng;
+            if self.piece == 0 {
+                if self.rng.gen_ratio(1, 8) {
+                    return Err(std::io::ErrorKind::Interrupted.into());
+                }
+                if self.fail_at.is_some_and(|at| self.at >= at) {
+                    return Err(std::io::Error::other("the disk is on fire"));
+                }
+                let end = self.fail_at.unwrap_or(usize::MAX).min(self.bytes.len());
+                self.piece = self.rng.gen_range(1..=self.longest).min(end - self.at);
+            }
+            Ok(&self.bytes[self.at..self.at + self.piece])
+        }
+
+        fn consume(&mut self, n: usize) {
+            self.at += n;
+            self.piece -= n;
+        }
+    }
+
+    /// [`RecordLines`] reads the records, lines and errors of its previous, line-by-line form
+    /// ([`records_by_lines`]), split or left plain, whether the input comes whole or in pieces
+    /// of 1 to 100 bytes (records then cross the reads and the 64 KiB blocks anywhere), or
+    /// fails part way: random files of CSV's bytes (quotes, commas, CR, LF, `#`, white space,
+    /// non-ASCII and invalid UTF-8) of up to 300 KB, and lines around the 1 MiB limit (LF,
+    /// CRLF, at the end of the input, in a quoted record over several lines).
+    #[test]
+    fn records_are_the_line_by_line_readers() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2718);
+        let alphabet = b",,,,\"\n\n\n\r# \t0123456789.e-+xy\xc3\xa9\xff";
+        let mut inputs: Vec<Vec<u8>> = Vec::new();
+        for case in 0..400 {
+            let length = if case % 20 == 0 {
+                rng.gen_range(0..300_000)
+            } else {
+                rng.gen_range(0..400)
+            };
+            // Mostly plain rows, with a byte of the alphabet now and then.
+            let odd = rng.gen_range(0.0..0.2);
+            let mut bytes = Vec::with_capacity(length);
+            while bytes.len() < length {
+                if rng.gen_bool(odd) {
+                    bytes.push(alphabet[rng.gen_range(0..alphabet.len())]);
+                } else {
+                    let row = format!(
+                        "{},{},{}\n",
+                        rng.gen::<f64>(),
+                        rng.gen_range(-1e5..1e5),
+                        rng.gen::<u32>()
+                    );
+                    bytes.extend_from_slice(row.as_bytes());
+                }
+            }
+            inputs.push(bytes);
+        }
+        for text in [
+            "\u{feff}1,2\n3,4\n",
+            "\u{feff}\n1,2",
+            "\u{feff}#,\n1",
+            "\u{feff}\"\n\"\n",
+            "a,b\n1,2\r",
+            "a,b\n1,2\r\r",
+            "a,b\n1,2\n\r",
+            "a,b\n1,2\n \r",
+        ] {
+            inputs.push(text.as_bytes().to_vec());
+        }
+        for ending in [&b"\n"[..], b"\r\n", b"", b"\r"] {
+            for length in MAX_RECORD_BYTES - 2..=MAX_RECORD_BYTES + 1 {
+                let mut bytes = b"a,b\n1,2\n".to_vec();
+                bytes.extend(std::iter::repeat_n(b'7', length));
+                bytes.extend_from_slice(ending);
+                bytes.extend_from_slice(b"3,4\n");
+                inputs.push(bytes);
+            }
+        }
+        for ending in [&b""[..], b"\r"] {
+            for length in MAX_RECORD_BYTES - 2..=MAX_RECORD_BYTES + 1 {
+                for quoted in [false, true] {
+                    let mut bytes = b"a,b\n1,2\n".to_vec();
+                    if quoted {
+                        bytes.extend_from_slice(b"\"\n");
+                    }
+                    bytes.extend(std::iter::repeat_n(b'7', length - 2 * usize::from(quoted)));
+                    if quoted {
+                        bytes.push(b'"');
+                    }
+                    bytes.extend_from_slice(ending);
+                    inputs.push(bytes);
+                }
+            }
+        }
+        for length in MAX_RECORD_BYTES - 2..=MAX_RECORD_BYTES + 1 {
+            let mut bytes = b"a,b\n\"".to_vec();
+            bytes.extend(std::iter::repeat_n(b'7', length - 10));
+            bytes.extend_from_slice(b"\n\n\n\",1234\n5,6\n");
+            inputs.push(bytes);
+        }
+        for (case, bytes) in inputs.iter().enumerate() {
+            let trickle = |rng: &mut rand_chacha::ChaCha8Rng, fail_at: Option<usize>| Trickle {
+                bytes: bytes.clone(),
+                at: 0,
+                rng: rand_chacha::ChaCha8Rng::seed_from_u64(rng.gen()),
+                longest: if bytes.len() > 100_000 { 5000 } else { 100 },
+                fail_at,
+                piece: 0,
+            };
+            let expected = records_by_lines(&bytes[..]);
+            let texts = |records: &[OracleRecord]| {
+                records
+                    .iter()
+                    .map(|r| (r.0, r.2.clone()))
+                    .collect::<Vec<_>>()
+            };
+            for split in [true, false] {
+                for got in [
+                    records_by_blocks(&bytes[..], split),
+                    records_by_blocks(trickle(&mut rng, None), split),
+                ] {
+                    assert_eq!(texts(&got.0), texts(&expected.0), "case {case}");
+                    assert_eq!(got.1, expected.1, "case {case}");
+                    // Left plain exactly when the record is one ASCII line without `"` or `\r`.
+                    for (record, oracle) in got.0.iter().zip(&expected.0) {
+                        let text = &oracle.1;
+                        let plain = !split
+                            && text.is_ascii()
+                            && !text.contains(&b'"')
+                            && !text.contains(&b'\r')
+                            && !text.contains(&b'\n');
+                        // (A byte-order mark makes the first line other than ASCII.)
+                        let marked = record.0 == 1 && bytes.starts_with(b"\xef\xbb\xbf");
+                        let plain = plain && !marked;
+                        assert_eq!(!record.1.is_empty(), plain, "case {case}");
+                        if plain {
+                            assert_eq!(&record.1, text, "case {case}");
+                        }
+                    }
+                }
+            }
+            // A read error part way: the same records before it, and the same error.
+            if !bytes.is_empty() && bytes.len() < 100_000 {
+                let fail_at = rng.gen_range(0..bytes.len());
+                let expected = records_by_lines(trickle(&mut rng, Some(fail_at)));
+                for split in [true, false] {
+                    let got = records_by_blocks(trickle(&mut rng, Some(fail_at)), split);
+                    assert_eq!(texts(&got.0), texts(&expected.0), "case {case}");
+                    assert_eq!(got.1, expected.1, "case {case}");
+                }
+            }
+        }
+    }
 }
