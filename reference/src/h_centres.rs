@@ -83,11 +83,12 @@ pub(crate) const fn terms(j: usize) -> usize {
 pub(crate) fn coefficients(j: usize) -> [i128; MAX_TERMS + 1] {
     let mut b = [0i128; MAX_TERMS + 1];
     b[2] = 1 << (FRAC_B - 1);
-    let jj = j as i128;
-    for k in 2..terms(j) {
-        let n = (jj * k as i128)
-            .wrapping_mul(b[k])
-            .wrapping_sub((128 * (k as i128 - 2)).wrapping_mul(b[k - 1]));
+    for k in 2..terms(j).min(MAX_TERMS) {
+        // The small factors as zero-extended 64-bit integers: two products each, not three.
+        let (jk, lower) = ((j * k) as u64, (128 * (k - 2)) as u64);
+        let n = b[k]
+            .wrapping_mul(i128::from(jk))
+            .wrapping_sub(b[k - 1].wrapping_mul(i128::from(lower)));
         b[k + 1] = mul_high(n, RECIPROCALS[k]);
     }
     b
@@ -117,7 +118,7 @@ fn scaled_floor(w: Wide, k: i64) -> Option<(u128, bool)> {
 fn t_fixed(j: usize, s: i128) -> i128 {
     let (a0, a1, _, _) = CENTRES[j];
     let b = coefficients(j);
-    let k_max = terms(j);
+    let k_max = terms(j).min(MAX_TERMS);
     let mut acc = b[k_max];
     for k in (2..k_max).rev() {
         acc = b[k] + mul_high(s, acc);
