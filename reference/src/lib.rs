@@ -12,7 +12,7 @@
 //! the lower tail `h(-x)` (Taylor series, continued fraction, asymptotic series with rigorous
 //! remainders), MPFR's exponent range widened to its maximum, and a Ziv loop that doubles the
 //! working precision until the enclosure rounds to one f64 and meets the width target. EI at
-//! the default accuracy first tries a fourth form for `|z| ≤ 6`: centred Taylor expansions on
+//! the default accuracy first tries a fourth form for `|z| ≤ 8`: centred Taylor expansions on
 //! fixed-point integers around `j/128`, from a table of `h(-c)/φ(c)`, `Φ(-c)/φ(c)` and `φ(c)`
 //! (generated and checked by a test with MPFR's `erfc` and `exp` at 400 bits). Exact
 //! cases (`σ = 0`, `ln 1 = 0`, `exp(0) = 1`, ...) give point enclosures and terminate at once.
