@@ -4,7 +4,7 @@
 use crate::certify::series_accuracy;
 use crate::ei::ei_with;
 use crate::input::finite;
-use crate::log_ei::log_ei_core;
+use crate::log_ei::{log_ei_by_centres, log_ei_core};
 use crate::{Accuracy, Certified, Error};
 
 /// `h(z) = z·Φ(z) + φ(z) = E[max(z - Z, 0)]` (MATH.md, "Gaussian building blocks"); equals
@@ -43,5 +43,39 @@ pub fn ln_h(z: f64) -> Result<Certified, Error> {
 /// [`ln_h`] with an explicit precision policy.
 pub fn ln_h_with(z: f64, acc: &Accuracy) -> Result<Certified, Error> {
     finite("z", z)?;
+    // At the default accuracy and |z| ≤ 8, LogEI's front door (proof note §4.5 step 11).
+    if let Some(c) = log_ei_by_centres(0.0, 1.0, z, acc) {
+        return Ok(c);
+    }
     log_ei_core("ln_h", 0.0, 1.0, z, None, &series_accuracy(acc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// `ln h` through LogEI's front door against the Ziv loop at 200 bits: the same value bit
+    /// for bit and the 200-bit enclosure inside the new one, on 20 000 random `z ∈ [-9, 9]`,
+    /// the integers and halves in that range and `±0`.
+    #[test]
+    fn ln_h_front_door_is_the_ziv_loop() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(79);
+        let forced = Accuracy {
+            enclosure_bits: 200,
+            ..Accuracy::default()
+        };
+        let zs = (-18..=18)
+            .map(|i| f64::from(i) / 2.0)
+            .chain([0.0, -0.0])
+            .chain((0..20_000).map(|_| rng.gen_range(-9.0..9.0)));
+        for z in zs {
+            let (new, old) = (ln_h(z).unwrap(), ln_h_with(z, &forced).unwrap());
+            assert_eq!(new.value.to_bits(), old.value.to_bits(), "ln_h({z:e})");
+            assert!(
+                new.lower <= old.lower && old.upper <= new.upper,
+                "ln_h({z:e})"
+            );
+        }
+    }
 }

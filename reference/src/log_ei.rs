@@ -162,7 +162,7 @@ pub fn log_ei_with(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Result<Certif
     log_ei_core("log_ei", mu, sigma, y, None, &series_accuracy(acc))
 }
 
-/// `ln EI` for `σ > 0` from EI's centred enclosure (`ei::ei_centred`, relative width at most
+/// `ln EI` for `σ > 0` (also `ln h(z) = ln EI(0, 1; z)`) from EI's centred enclosure (`ei::ei_centred`, relative width at most
 /// `2^-116`, `|z| ≤ 8`) where it decides it: `enclosure_bits ≤ 110`, and
 /// `[RD(ln lo), RU(ln lo) + RU_64(RU_64(hi - lo)/lo)]` at 128 bits (as `Interval::ln`: `ln` is
 /// increasing and `ln hi ≤ ln lo + (hi - lo)/lo`; the quotient on [`Wide`] floats) rounds to one
@@ -170,7 +170,7 @@ pub fn log_ei_with(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Result<Certif
 /// `None` otherwise (the Ziv loop then runs). The value is the Ziv loop's (correct rounding is
 /// unique). The work counter records the Ziv loop's first precision. Proof note §4.5 step 11;
 /// checked against the Ziv loop at 200 bits by `tests::centred_front_door_is_the_ziv_loop`.
-fn log_ei_by_centres(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Option<Certified> {
+pub(crate) fn log_ei_by_centres(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Option<Certified> {
     if acc.enclosure_bits > CENTRED_BITS || !(sigma > 0.0) {
         return None;
     }
