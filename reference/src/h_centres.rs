@@ -11,9 +11,8 @@
 //!
 //! where `p_m` are the Taylor coefficients of `φ(-c + s)/φ(c) = e^{cs - s²/2}` (`h'' = φ`):
 //! `p_0 = 1`, `p_1 = c`, `(m + 1)·p_{m+1} = c·p_m - p_{m-1}`. In terms of the `b_k`:
-//! `b_2 = 1/2` and `b_{k+1} = (c·k·b_k - (k - 2)·b_{k-1})/(k(k + 1))`, so with `c = j/128` each
-//! step is an exact integer combination `j·k·b_k - 128(k - 2)·b_{k-1}` divided by
-//! `128·k(k + 1)`. Only `A0`, `A1` and `φ(c)` are tabulated (`h_centres_table.rs`, generated and
+//! `b_2 = 1/2` and `b_{k+1} = (k·(c·b_k) - (k - 2)·b_{k-1})/(k(k + 1))`; with `c = j/128`,
+//! `c·b_k` is a product by a small integer and a shift. Only `A0`, `A1` and `φ(c)` are tabulated (`h_centres_table.rs`, generated and
 //! checked by `tests::table_is_the_stated_rounding` with MPFR at 400 bits).
 //!
 //! Fixed point: `T`, `s`, `A0`, `A1` as integers times `2^-126` (`i128`), the `b_k` and the
@@ -33,7 +32,7 @@ const X_MAX: f64 = 8.0;
 const FRAC: u32 = 126;
 /// Fractional bits of the coefficients `b_k` and of the inner sum `P`.
 const FRAC_B: u32 = 118;
-/// The largest number of terms (`b_2 … b_K`, `K ≤ 15`).
+/// The largest number of terms (`b_2 … b_K`, `K ≤ 16`).
 const MAX_TERMS: usize = 16;
 /// The bound on `|T̃(s) - T(s)|` in units of `2^-126` (proof note §4.5 step 5).
 const T_ERROR: i128 = 3;
@@ -133,9 +132,9 @@ fn scaled_floor(w: Wide, k: i64) -> Option<(u128, bool)> {
 }
 
 /// The fixed-point evaluation at centre `j` and `S = s·2^128` (`|s| ≤ 2^-8 + 2^-124`):
-/// `T̃ = Ã0 + ⌊s·(Ã1 + ⌊s·P̃·2^126⌋·2^-126)·2^126⌋`, `P̃` by Horner's rule on the `b̃_k` (products
-/// by [`mul_high_approx`]), as an
-/// integer times `2^-126`; `|T̃ - T(s)| ≤ 3·2^-126` (proof note §4.5).
+/// `T̃ = Ã0 + ⌊s·(Ã1 + ⌊s·P̃·2^126⌋·2^-126)·2^126⌋`, `P̃` by Horner's rule on the `b̃_k`
+/// (products by [`mul_high_approx`]), as an integer times `2^-126`; `|T̃ - T(s)| ≤ 3·2^-126`
+/// (proof note §4.5).
 #[inline(always)]
 fn t_fixed(j: usize, s: i128) -> i128 {
     let (a0, a1, _, _) = CENTRES[j];
