@@ -236,15 +236,14 @@ impl<R: BufRead> ArgumentReader<R> {
             });
         }
         let columns = self.function.input_columns();
-        let field = |index: usize| match plain {
-            Some(text) => plain_field(text, ends, index),
-            None => self.record[index].as_str(),
-        };
+        let record = &self.record;
         for (&index, &name) in self.arg_index.iter().zip(columns) {
-            let value = parse_number(field(index)).map_err(|reason| InputError {
-                line,
-                column: Some(name.to_string()),
-                reason,
+            let value = parse_number(field_of(plain, ends, record, index)).map_err(|reason| {
+                InputError {
+                    line,
+                    column: Some(name.to_string()),
+                    reason,
+                }
             })?;
             args.push(value);
         }
@@ -258,14 +257,31 @@ impl<R: BufRead> ArgumentReader<R> {
                 })?;
         }
         for (&index, &name) in self.extra_index.iter().zip(&self.extra_names) {
-            let value = parse_number(field(index)).map_err(|reason| InputError {
-                line,
-                column: Some(name.to_string()),
-                reason,
+            let value = parse_number(field_of(plain, ends, record, index)).map_err(|reason| {
+                InputError {
+                    line,
+                    column: Some(name.to_string()),
+                    reason,
+                }
             })?;
             extras.push(value);
         }
         Ok(Some(line))
+    }
+}
+
+/// Field `index` of the record: of the plain record `plain` if given, with [`plain_field`],
+/// else of the split record `record`.
+#[inline(always)]
+fn field_of<'a>(
+    plain: Option<&'a str>,
+    ends: &[usize],
+    record: &'a [String],
+    index: usize,
+) -> &'a str {
+    match plain {
+        Some(text) => plain_field(text, ends, index),
+        None => record[index].as_str(),
     }
 }
 

@@ -55,6 +55,7 @@ fn trim_zeros(text: String) -> String {
 /// Drops trailing zeros of the digits of the decimal text `bytes[start..]` (and a trailing `.`)
 /// in place: no second buffer, byte scans only, the exponent (`e` or `E` and what follows, the
 /// last such marker; the texts here have at most one) moved back over the dropped bytes.
+#[inline(always)]
 fn trim_zeros_from(bytes: &mut Vec<u8>, start: usize) {
     let text = &bytes[start..];
     let exponent_at = text
