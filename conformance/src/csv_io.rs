@@ -3,7 +3,7 @@
 //!
 //! Rows are read one at a time into a reused record, so memory does not grow with the number of
 //! rows. Lines starting with `#` are comments (the fixture files' headers use them).
-use crate::cli::io::{describe_size, read_line_capped, LineRead, MAX_RECORD_BYTES};
+use crate::cli::io::{describe_size, MAX_RECORD_BYTES};
 use crate::function::Function;
 use std::fmt;
 use std::io::BufRead;
@@ -65,8 +65,6 @@ pub struct ArgumentReader<R: BufRead> {
     extra_names: Vec<&'static str>,
     extra_index: Vec<usize>,
     record: Vec<String>,
-    /// For a plain record read by [`ArgumentReader::next_row_into`]: where each field ends.
-    ends: Vec<usize>,
     check_domain: bool,
 }
 
@@ -145,7 +143,6 @@ impl<R: BufRead> ArgumentReader<R> {
             extra_names: extras.to_vec(),
             extra_index,
             record: Vec::new(),
-            ends: Vec::new(),
             check_domain: true,
         })
     }
@@ -215,20 +212,16 @@ impl<R: BufRead> ArgumentReader<R> {
         };
         args.clear();
         extras.clear();
-        // A plain record's text, read as a string once (it is ASCII: this cannot fail), and the
-        // ends of its fields (as offsets into it): the commas, then its end.
+        // A plain record's text, read as a string once (it is ASCII: this cannot fail); the
+        // ends of its fields (as offsets into it: the commas, then its end) were found as it was
+        // read.
         let plain = match self.lines.plain.clone() {
-            Some(range) => {
-                let text = self.lines.text(range);
-                self.ends.clear();
-                self.ends.extend(memchr::memchr_iter(b',', text));
-                self.ends.push(text.len());
-                Some(std::str::from_utf8(text).unwrap_or_default())
-            }
+            Some(range) => Some(std::str::from_utf8(self.lines.text(range)).unwrap_or_default()),
             None => None,
         };
+        let ends = &self.lines.ends;
         let count = match plain {
-            Some(_) => self.ends.len(),
+            Some(_) => ends.len(),
             None => self.record.len(),
         };
         if count != self.headers.len() {
@@ -244,7 +237,7 @@ impl<R: BufRead> ArgumentReader<R> {
         }
         let columns = self.function.input_columns();
         let field = |index: usize| match plain {
-            Some(text) => plain_field(text, &self.ends, index),
+            Some(text) => plain_field(text, ends, index),
             None => self.record[index].as_str(),
         };
         for (&index, &name) in self.arg_index.iter().zip(columns) {
@@ -278,6 +271,7 @@ impl<R: BufRead> ArgumentReader<R> {
 
 /// Field `index` of a plain record `text` whose fields end at `ends` (its count checked): the
 /// piece between the comma before it (or the start) and its end.
+#[inline(always)]
 fn plain_field<'a>(text: &'a str, ends: &[usize], index: usize) -> &'a str {
     let start = if index == 0 { 0 } else { ends[index - 1] + 1 };
     &text[start..ends[index]]
@@ -295,13 +289,68 @@ pub enum Fields<'a> {
 
 /// Splits a `BufRead` into CSV records, counting lines. A record (with the lines it spans inside
 /// quotes) is at most [`MAX_RECORD_BYTES`]; beyond it reading stops with an error naming the line.
+///
+/// The input is read in blocks of [`BLOCK`] bytes into `buf`, and records are read where they
+/// lie in it: `buf[pos..filled]` is the input read and not yet consumed, the current record
+/// starting at `pos`. Only when a record runs past `filled` is more read, after the record's
+/// bytes have been moved to the front of `buf` (which grows only for a record longer than a
+/// block, so it stays below [`MAX_RECORD_BYTES`] plus two blocks).
 struct RecordLines<R: BufRead> {
     input: R,
     /// Lines consumed so far.
     line: u64,
-    bytes: Vec<u8>,
-    /// Where the last record's text lies in `bytes` when it was left unsplit (plain).
+    buf: Vec<u8>,
+    pos: usize,
+    filled: usize,
+    /// Where the last record's text lies in `buf` when it was left unsplit (plain).
     plain: Option<Range<usize>>,
+    /// For a plain record: the ends of its fields, as offsets into its text (its commas, then
+    /// its length).
+    ends: Vec<usize>,
+}
+
+/// Bytes asked of the input at a time.
+const BLOCK: usize = 1 << 16;
+
+/// How the next line of a record ends ([`RecordLines::line_end`]).
+enum LineEnd {
+    /// The line ends at this offset from the record's start (after its `\n`, or at the end
+    /// of the input).
+    At(usize),
+    /// The input is at its end; the line has no bytes.
+    End,
+    /// The record would be longer than [`MAX_RECORD_BYTES`] (counting the bytes of its lines
+    /// before this one with their line ends, and this line without its own).
+    TooLong,
+}
+
+/// What [`RecordLines::plain_line`] found at the start of the unread input.
+enum PlainLine {
+    /// A plain line: its text is `buf[pos..pos + content]` (without its line end), the next
+    /// line starts at `pos + next`, and `ends` holds the ends of its fields.
+    Plain { content: usize, next: usize },
+    /// Anything else (a quote, a `\r` not before the line end, a byte that is not ASCII, a
+    /// line longer than the limit, the end of the input): the general path reads it.
+    Other,
+}
+
+/// `8` bytes of `bytes` (at least that many) as a little-endian word.
+#[inline(always)]
+fn word(bytes: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&bytes[..8]);
+    u64::from_le_bytes(w)
+}
+
+/// The bytes of `word` (eight, little-endian) below `-` (`0x2D`: among them `,`, `"`, `\n`,
+/// `\r`) or not ASCII (`0x80` and above), each marked by its high bit. For a byte `b`,
+/// `(b | 0x80) - 0x2D` borrows from no other byte and has its high bit set exactly when
+/// `b & 0x7F ≥ 0x2D`.
+#[inline(always)]
+fn below_dash_or_not_ascii(word: u64) -> u64 {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    (!((word | HIGH) - LOW * 0x2D) | word) & HIGH
 }
 
 impl<R: BufRead> RecordLines<R> {
@@ -309,19 +358,163 @@ impl<R: BufRead> RecordLines<R> {
         RecordLines {
             input,
             line: 0,
-            bytes: Vec::new(),
+            buf: Vec::new(),
+            pos: 0,
+            filled: 0,
             plain: None,
+            ends: Vec::new(),
         }
     }
 
     /// The text of the last record (ASCII, checked when it was read) at `range`.
     fn text(&self, range: Range<usize>) -> &[u8] {
-        &self.bytes[range]
+        &self.buf[range]
+    }
+
+    /// Moves the unread input `buf[pos..filled]` to the front and reads more after it; `false`
+    /// at the end of the input. Offsets from `pos` are unchanged.
+    fn fill(&mut self) -> std::io::Result<bool> {
+        if self.pos > 0 {
+            self.buf.copy_within(self.pos..self.filled, 0);
+            self.filled -= self.pos;
+            self.pos = 0;
+        }
+        if self.buf.is_empty() {
+            // Zeroed memory from the allocator (fresh pages need no writing).
+            self.buf = vec![0; 2 * BLOCK];
+        }
+        if self.buf.len() < self.filled + BLOCK {
+            self.buf.resize(self.filled + BLOCK, 0);
+        }
+        loop {
+            match self.input.read(&mut self.buf[self.filled..]) {
+                Ok(0) => return Ok(false),
+                Ok(read) => {
+                    self.filled += read;
+                    return Ok(true);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// [`RecordLines::fill`], a failure named as a read error at the line being read.
+    fn fill_or_fail(&mut self) -> Result<bool, InputError> {
+        self.fill().map_err(|e| InputError {
+            line: self.line + 1,
+            column: None,
+            reason: format!("could not read the input: {e}"),
+        })
+    }
+
+    /// The end of the line that starts at offset `from` from the record's start (`pos`),
+    /// reading more input as needed.
+    fn line_end(&mut self, from: usize) -> Result<LineEnd, InputError> {
+        let mut searched = from;
+        loop {
+            let unread = &self.buf[self.pos + searched..self.filled];
+            // Most lines have no quote: `memchr` looks for one quickly.
+            if let Some(at) = memchr::memchr(b'\n', unread) {
+                let newline = searched + at;
+                // The line end itself does not count towards the limit.
+                return Ok(if newline > MAX_RECORD_BYTES {
+                    LineEnd::TooLong
+                } else {
+                    LineEnd::At(newline + 1)
+                });
+            }
+            searched = self.filled - self.pos;
+            if searched > MAX_RECORD_BYTES {
+                return Ok(LineEnd::TooLong);
+            }
+            if !self.fill_or_fail()? {
+                return Ok(if searched == from {
+                    LineEnd::End
+                } else {
+                    LineEnd::At(searched)
+                });
+            }
+        }
+    }
+
+    /// Whether the unread input starts with a plain line (one ASCII line without `"` or `\r`
+    /// but for a `\r` before its `\n`, at most [`MAX_RECORD_BYTES`] long without its line end):
+    /// its commas are found in the same pass and left in `ends`.
+    fn plain_line(&mut self) -> Result<PlainLine, InputError> {
+        self.ends.clear();
+        let mut from = 0;
+        loop {
+            match self.scan_plain(from) {
+                Scan::Found(line) => return Ok(line),
+                Scan::Unfinished(resume) => from = resume,
+            }
+            let length = self.filled - self.pos;
+            if length > MAX_RECORD_BYTES {
+                return Ok(PlainLine::Other);
+            }
+            if !self.fill_or_fail()? {
+                if length == 0 {
+                    return Ok(PlainLine::Other);
+                }
+                // The last line, without a line end: a `\r` at its end is dropped, as before one.
+                let content = length - usize::from(self.buf[self.pos + length - 1] == b'\r');
+                return Ok(PlainLine::Plain {
+                    content,
+                    next: length,
+                });
+            }
+        }
+    }
+
+    /// [`RecordLines::plain_line`] on the input read so far, from offset `from` (the bytes before
+    /// it looked at already, their commas in `ends`): eight bytes at a time, only the bytes
+    /// [`below_dash_or_not_ascii`] marks looked at one by one (the commas, the line end, and
+    /// the bytes that make a line other than plain are among them), then the last few bytes
+    /// one at a time.
+    #[inline(always)]
+    fn scan_plain(&mut self, from: usize) -> Scan {
+        let unread = &self.buf[self.pos..self.filled];
+        let line = |content: usize, next: usize| {
+            // The line end itself does not count towards the limit.
+            Scan::Found(if next - 1 > MAX_RECORD_BYTES {
+                PlainLine::Other
+            } else {
+                PlainLine::Plain { content, next }
+            })
+        };
+        let mut at = from;
+        while at < unread.len() {
+            let (mut marked, step) = if at + 8 <= unread.len() {
+                (below_dash_or_not_ascii(word(&unread[at..])), 8)
+            } else {
+                let b = unread[at];
+                (u64::from(!(0x2D..0x80).contains(&b)) << 7, 1)
+            };
+            while marked != 0 {
+                let i = at + (marked.trailing_zeros() / 8) as usize;
+                marked &= marked - 1;
+                match unread[i] {
+                    b',' => self.ends.push(i),
+                    b'\n' => return line(i, i + 1),
+                    b'\r' => match unread.get(i + 1) {
+                        Some(b'\n') => return line(i, i + 2),
+                        Some(_) => return Scan::Found(PlainLine::Other),
+                        // The byte after it is not read yet: look again from here.
+                        None => return Scan::Unfinished(i),
+                    },
+                    b'"' | 0x80.. => return Scan::Found(PlainLine::Other),
+                    _ => {}
+                }
+            }
+            at += step;
+        }
+        Scan::Unfinished(unread.len())
     }
 
     /// Reads the next record into `fields`; returns the line it starts on, `None` at the end.
     /// Unless `split`, a plain record (one ASCII line without `"` or `\r`) is not split: `plain` is
-    /// then its range in `bytes`.
+    /// then its range in `buf` and `ends` the ends of its fields.
     fn next_record(
         &mut self,
         fields: &mut Vec<String>,
@@ -329,22 +522,34 @@ impl<R: BufRead> RecordLines<R> {
     ) -> Result<Option<u64>, InputError> {
         self.plain = None;
         loop {
-            self.bytes.clear();
             let start = self.line + 1;
-            // A record ends at a line end outside quotes: after an even number of `"` (a quoted
-            // quote is written `""`, so it never changes the parity).
+            if !split {
+                if let PlainLine::Plain { content, next } = self.plain_line()? {
+                    let record = &self.buf[self.pos..self.pos + content];
+                    let begin = self.pos;
+                    self.line += 1;
+                    self.pos += next;
+                    // What the general path below decides from `trim_start`: blank (only white
+                    // space) or a comment (`#` first after white space) is skipped.
+                    match record.iter().find(|&&b| !is_white_space(b)) {
+                        None | Some(b'#') => continue,
+                        Some(_) => {
+                            self.ends.push(content);
+                            self.plain = Some(begin..begin + content);
+                            return Ok(Some(start));
+                        }
+                    }
+                }
+            }
+            // The record's lines, up to `end` (an offset from `pos`). A record ends at a line
+            // end outside quotes: after an even number of `"` (a quoted quote is written `""`,
+            // so it never changes the parity).
+            let mut end = 0usize;
             let mut quotes = 0usize;
             loop {
-                let before = self.bytes.len();
-                let read = read_line_capped(&mut self.input, &mut self.bytes, MAX_RECORD_BYTES)
-                    .map_err(|e| InputError {
-                        line: self.line + 1,
-                        column: None,
-                        reason: format!("could not read the input: {e}"),
-                    })?;
-                match read {
-                    LineRead::End if self.bytes.is_empty() => return Ok(None),
-                    LineRead::End => {
+                match self.line_end(end)? {
+                    LineEnd::End if end == 0 => return Ok(None),
+                    LineEnd::End => {
                         return Err(InputError {
                             line: start,
                             column: None,
@@ -352,7 +557,7 @@ impl<R: BufRead> RecordLines<R> {
                                 .to_string(),
                         })
                     }
-                    LineRead::TooLong => {
+                    LineEnd::TooLong => {
                         let limit = describe_size(MAX_RECORD_BYTES);
                         return Err(InputError {
                             line: start,
@@ -367,48 +572,38 @@ impl<R: BufRead> RecordLines<R> {
                             },
                         });
                     }
-                    LineRead::Line => {
+                    LineEnd::At(line_end) => {
                         self.line += 1;
-                        let line = &self.bytes[before..];
+                        let line = &self.buf[self.pos + end..self.pos + line_end];
                         // Most lines have no quote: `memchr` looks for one quickly.
                         if memchr::memchr(b'"', line).is_some() {
                             quotes += line.iter().filter(|&&b| b == b'"').count();
                         }
                         // A comment ends at its line, whatever quotes it holds.
-                        let comment = before == 0
-                            && without_bom(&self.bytes, start)
+                        let comment = end == 0
+                            && without_bom(line, start)
                                 .trim_ascii_start()
                                 .starts_with(b"#");
+                        end = line_end;
                         if quotes % 2 == 0 || comment {
                             break;
                         }
                     }
                 }
             }
-            let begin = self.bytes.len() - without_bom(&self.bytes, start).len();
-            let mut end = self.bytes.len();
-            if self.bytes[begin..end].ends_with(b"\n") {
-                end -= 1;
+            let bytes = &self.buf[self.pos..self.pos + end];
+            self.pos += end;
+            let begin = bytes.len() - without_bom(bytes, start).len();
+            let mut stop = bytes.len();
+            if bytes[begin..stop].ends_with(b"\n") {
+                stop -= 1;
             }
-            if self.bytes[begin..end].ends_with(b"\r") {
-                end -= 1;
+            if bytes[begin..stop].ends_with(b"\r") {
+                stop -= 1;
             }
-            let record = &self.bytes[begin..end];
-            if !split && quotes == 0 && record.is_ascii() && memchr::memchr(b'\r', record).is_none()
-            {
-                // What the general path below decides from `trim_start`: blank (only white
-                // space) or a comment (`#` first after white space) is skipped.
-                match record.iter().find(|&&b| !is_white_space(b)) {
-                    None | Some(b'#') => continue,
-                    Some(_) => {
-                        self.plain = Some(begin..end);
-                        return Ok(Some(start));
-                    }
-                }
-            }
-            let record = std::str::from_utf8(record).map_err(|e| InputError {
+            let record = std::str::from_utf8(&bytes[begin..stop]).map_err(|e| InputError {
                 line: start
-                    + record[..e.valid_up_to()]
+                    + bytes[begin..begin + e.valid_up_to()]
                         .iter()
                         .filter(|&&b| b == b'\n')
                         .count() as u64,
@@ -427,6 +622,15 @@ impl<R: BufRead> RecordLines<R> {
             return Ok(Some(start));
         }
     }
+}
+
+/// Where [`RecordLines::scan_plain`] stopped.
+enum Scan {
+    /// What the line is.
+    Found(PlainLine),
+    /// The input read so far ends before the line does: look again from this offset once
+    /// more is read.
+    Unfinished(usize),
 }
 
 /// The ASCII bytes that are white space to `str::trim_start` (Unicode's `White_Space`:
@@ -507,7 +711,27 @@ fn split_fields_into(
 /// overflows, and `1e-400` (nonzero digits that round to zero) underflows. Decimals inside the
 /// range are rounded to the nearest f64 (subnormals included), which is what the oracle
 /// evaluates.
+#[inline]
 pub fn parse_number(field: &str) -> Result<f64, String> {
+    // A field that starts and ends with a printable ASCII character (most fields) has no
+    // white space to trim: white space is ASCII 9 to 13 and 32, or a non-ASCII character.
+    // Such a field that reads as a finite nonzero number (most of those) is that number: the
+    // rest of the checks (in `parse_number_checked`) concern the others.
+    let printable = |b: Option<&u8>| b.is_some_and(|&b| (b'!'..=b'~').contains(&b));
+    let bytes = field.as_bytes();
+    if printable(bytes.first()) && printable(bytes.last()) {
+        if let Ok(value) = field.parse::<f64>() {
+            if value.is_finite() && value != 0.0 {
+                return Ok(value);
+            }
+        }
+    }
+    parse_number_checked(field)
+}
+
+/// [`parse_number`] in full.
+#[inline(never)]
+fn parse_number_checked(field: &str) -> Result<f64, String> {
     // A field that starts and ends with a printable ASCII character (most fields) has no
     // white space to trim: white space is ASCII 9 to 13 and 32, or a non-ASCII character.
     let printable = |b: Option<&u8>| b.is_some_and(|&b| (b'!'..=b'~').contains(&b));
@@ -1045,5 +1269,327 @@ mod tests {
         assert!(error
             .to_string()
             .starts_with("line 10, column `mu`: `1e400` overflows"));
+    }
+
+    /// A record as the previous reader read it: its line, its text (without a byte-order mark
+    /// and line end) and its fields.
+    type OracleRecord = (u64, Vec<u8>, Vec<String>);
+
+    /// The reader's previous form, line by line with `read_line_capped` (each line copied into a
+    /// buffer of its own, every record split), kept as the oracle of [`RecordLines`]: the
+    /// records of `input` up to the end or the first error.
+    fn records_by_lines(mut input: impl BufRead) -> (Vec<OracleRecord>, Option<InputError>) {
+        use crate::cli::io::{read_line_capped, LineRead};
+        let mut records = Vec::new();
+        let mut line_count = 0u64;
+        let mut bytes = Vec::new();
+        'records: loop {
+            bytes.clear();
+            let start = line_count + 1;
+            let mut quotes = 0usize;
+            loop {
+                let before = bytes.len();
+                let read = match read_line_capped(&mut input, &mut bytes, MAX_RECORD_BYTES) {
+                    Ok(read) => read,
+                    Err(e) => {
+                        let error = InputError {
+                            line: line_count + 1,
+                            column: None,
+                            reason: format!("could not read the input: {e}"),
+                        };
+                        return (records, Some(error));
+                    }
+                };
+                let error = |reason: String| InputError {
+                    line: start,
+                    column: None,
+                    reason,
+                };
+                match read {
+                    LineRead::End if bytes.is_empty() => return (records, None),
+                    LineRead::End => {
+                        let reason = "a quoted field is not closed before the end of the input";
+                        return (records, Some(error(reason.to_string())));
+                    }
+                    LineRead::TooLong => {
+                        let limit = describe_size(MAX_RECORD_BYTES);
+                        let reason = if line_count + 1 == start {
+                            format!("the line is longer than {limit}, the limit of one record")
+                        } else {
+                            format!(
+                                "the record (a quoted field from line {start} on) is longer \
+                                 than {limit}, the limit of one record"
+                            )
+                        };
+                        return (records, Some(error(reason)));
+                    }
+                    LineRead::Line => {
+                        line_count += 1;
+                        quotes += bytes[before..].iter().filter(|&&b| b == b'"').count();
+                        let comment = before == 0
+                            && without_bom(&bytes, start)
+                                .trim_ascii_start()
+                                .starts_with(b"#");
+                        if quotes % 2 == 0 || comment {
+                            break;
+                        }
+                    }
+                }
+            }
+            let begin = bytes.len() - without_bom(&bytes, start).len();
+            let mut end = bytes.len();
+            if bytes[begin..end].ends_with(b"\n") {
+                end -= 1;
+            }
+            if bytes[begin..end].ends_with(b"\r") {
+                end -= 1;
+            }
+            let raw = &bytes[begin..end];
+            let record = match std::str::from_utf8(raw) {
+                Ok(record) => record,
+                Err(e) => {
+                    let newlines = raw[..e.valid_up_to()].iter().filter(|&&b| b == b'\n');
+                    let error = InputError {
+                        line: start + newlines.count() as u64,
+                        column: None,
+                        reason: "the line is not valid UTF-8".to_string(),
+                    };
+                    return (records, Some(error));
+                }
+            };
+            let unindented = record.trim_start();
+            if unindented.trim_end().is_empty() || unindented.starts_with('#') {
+                continue 'records;
+            }
+            let mut fields = Vec::new();
+            if let Err(reason) = split_fields(record, &mut fields) {
+                let error = InputError {
+                    line: start,
+                    column: None,
+                    reason,
+                };
+                return (records, Some(error));
+            }
+            records.push((start, raw.to_vec(), fields));
+        }
+    }
+
+    /// The records of `input` read by [`RecordLines`], every one split if `split`, else with
+    /// plain records left unsplit (their fields then the pieces at `ends`, and their text
+    /// checked to be plain); the texts of the records are those of the oracle's where plain,
+    /// empty otherwise.
+    fn records_by_blocks(
+        input: impl BufRead,
+        split: bool,
+    ) -> (Vec<OracleRecord>, Option<InputError>) {
+        let mut lines = RecordLines::new(input);
+        let mut records = Vec::new();
+        let mut fields = Vec::new();
+        loop {
+            match lines.next_record(&mut fields, split) {
+                Ok(Some(line)) => match lines.plain.clone() {
+                    Some(range) => {
+                        assert!(!split);
+                        let text = lines.text(range).to_vec();
+                        assert!(
+                            text.is_ascii() && !text.contains(&b'"') && !text.contains(&b'\r'),
+                            "line {line}"
+                        );
+                        let mut start = 0;
+                        let pieces = lines
+                            .ends
+                            .iter()
+                            .map(|&end| {
+                                let piece = String::from_utf8(text[start..end].to_vec()).unwrap();
+                                start = end + 1;
+                                piece
+                            })
+                            .collect();
+                        records.push((line, text, pieces));
+                    }
+                    None => records.push((line, Vec::new(), fields.clone())),
+                },
+                Ok(None) => return (records, None),
+                Err(error) => return (records, Some(error)),
+            }
+        }
+    }
+
+    /// An input handed out a few bytes at a time (between 1 and `longest`), now and then
+    /// interrupted (`ErrorKind::Interrupted`, to be retried), and failing for good after
+    /// `fail_at` bytes if given.
+    struct Trickle {
+        bytes: Vec<u8>,
+        at: usize,
+        rng: rand_chacha::ChaCha8Rng,
+        longest: usize,
+        fail_at: Option<usize>,
+        /// The size of the piece `fill_buf` hands out now (0: choose one).
+        piece: usize,
+    }
+
+    impl std::io::Read for Trickle {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            let available = self.fill_buf()?;
+            let n = available.len().min(out.len());
+            out[..n].copy_from_slice(&available[..n]);
+            self.consume(n);
+            Ok(n)
+        }
+    }
+
+    impl BufRead for Trickle {
+        fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+            use rand::Rng;
+            if self.piece == 0 {
+                if self.rng.gen_ratio(1, 8) {
+                    return Err(std::io::ErrorKind::Interrupted.into());
+                }
+                if self.fail_at.is_some_and(|at| self.at >= at) {
+                    return Err(std::io::Error::other("the disk is on fire"));
+                }
+                let end = self.fail_at.unwrap_or(usize::MAX).min(self.bytes.len());
+                self.piece = self.rng.gen_range(1..=self.longest).min(end - self.at);
+            }
+            Ok(&self.bytes[self.at..self.at + self.piece])
+        }
+
+        fn consume(&mut self, n: usize) {
+            self.at += n;
+            self.piece -= n;
+        }
+    }
+
+    /// [`RecordLines`] reads the records, lines and errors of its previous, line-by-line form
+    /// ([`records_by_lines`]), split or left plain, whether the input comes whole or in pieces
+    /// of 1 to 100 bytes (records then cross the reads and the 64 KiB blocks anywhere), or
+    /// fails part way: random files of CSV's bytes (quotes, commas, CR, LF, `#`, white space,
+    /// non-ASCII and invalid UTF-8) of up to 300 KB, and lines around the 1 MiB limit (LF,
+    /// CRLF, at the end of the input, in a quoted record over several lines).
+    #[test]
+    fn records_are_the_line_by_line_readers() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2718);
+        let alphabet = b",,,,\"\n\n\n\r# \t0123456789.e-+xy\xc3\xa9\xff";
+        let mut inputs: Vec<Vec<u8>> = Vec::new();
+        for case in 0..400 {
+            let length = if case % 20 == 0 {
+                rng.gen_range(0..300_000)
+            } else {
+                rng.gen_range(0..400)
+            };
+            // Mostly plain rows, with a byte of the alphabet now and then.
+            let odd = rng.gen_range(0.0..0.2);
+            let mut bytes = Vec::with_capacity(length);
+            while bytes.len() < length {
+                if rng.gen_bool(odd) {
+                    bytes.push(alphabet[rng.gen_range(0..alphabet.len())]);
+                } else {
+                    let row = format!(
+                        "{},{},{}\n",
+                        rng.gen::<f64>(),
+                        rng.gen_range(-1e5..1e5),
+                        rng.gen::<u32>()
+                    );
+                    bytes.extend_from_slice(row.as_bytes());
+                }
+            }
+            inputs.push(bytes);
+        }
+        for text in [
+            "\u{feff}1,2\n3,4\n",
+            "\u{feff}\n1,2",
+            "\u{feff}#,\n1",
+            "\u{feff}\"\n\"\n",
+            "a,b\n1,2\r",
+            "a,b\n1,2\r\r",
+            "a,b\n1,2\n\r",
+            "a,b\n1,2\n \r",
+        ] {
+            inputs.push(text.as_bytes().to_vec());
+        }
+        for ending in [&b"\n"[..], b"\r\n", b"", b"\r"] {
+            for length in MAX_RECORD_BYTES - 2..=MAX_RECORD_BYTES + 1 {
+                let mut bytes = b"a,b\n1,2\n".to_vec();
+                bytes.extend(std::iter::repeat_n(b'7', length));
+                bytes.extend_from_slice(ending);
+                bytes.extend_from_slice(b"3,4\n");
+                inputs.push(bytes);
+            }
+        }
+        for ending in [&b""[..], b"\r"] {
+            for length in MAX_RECORD_BYTES - 2..=MAX_RECORD_BYTES + 1 {
+                for quoted in [false, true] {
+                    let mut bytes = b"a,b\n1,2\n".to_vec();
+                    if quoted {
+                        bytes.extend_from_slice(b"\"\n");
+                    }
+                    bytes.extend(std::iter::repeat_n(b'7', length - 2 * usize::from(quoted)));
+                    if quoted {
+                        bytes.push(b'"');
+                    }
+                    bytes.extend_from_slice(ending);
+                    inputs.push(bytes);
+                }
+            }
+        }
+        for length in MAX_RECORD_BYTES - 2..=MAX_RECORD_BYTES + 1 {
+            let mut bytes = b"a,b\n\"".to_vec();
+            bytes.extend(std::iter::repeat_n(b'7', length - 10));
+            bytes.extend_from_slice(b"\n\n\n\",1234\n5,6\n");
+            inputs.push(bytes);
+        }
+        for (case, bytes) in inputs.iter().enumerate() {
+            let trickle = |rng: &mut rand_chacha::ChaCha8Rng, fail_at: Option<usize>| Trickle {
+                bytes: bytes.clone(),
+                at: 0,
+                rng: rand_chacha::ChaCha8Rng::seed_from_u64(rng.gen()),
+                longest: if bytes.len() > 100_000 { 5000 } else { 100 },
+                fail_at,
+                piece: 0,
+            };
+            let expected = records_by_lines(&bytes[..]);
+            let texts = |records: &[OracleRecord]| {
+                records
+                    .iter()
+                    .map(|r| (r.0, r.2.clone()))
+                    .collect::<Vec<_>>()
+            };
+            for split in [true, false] {
+                for got in [
+                    records_by_blocks(&bytes[..], split),
+                    records_by_blocks(trickle(&mut rng, None), split),
+                ] {
+                    assert_eq!(texts(&got.0), texts(&expected.0), "case {case}");
+                    assert_eq!(got.1, expected.1, "case {case}");
+                    // Left plain exactly when the record is one ASCII line without `"` or `\r`.
+                    for (record, oracle) in got.0.iter().zip(&expected.0) {
+                        let text = &oracle.1;
+                        let plain = !split
+                            && text.is_ascii()
+                            && !text.contains(&b'"')
+                            && !text.contains(&b'\r')
+                            && !text.contains(&b'\n');
+                        // (A byte-order mark makes the first line other than ASCII.)
+                        let marked = record.0 == 1 && bytes.starts_with(b"\xef\xbb\xbf");
+                        let plain = plain && !marked;
+                        assert_eq!(!record.1.is_empty(), plain, "case {case}");
+                        if plain {
+                            assert_eq!(&record.1, text, "case {case}");
+                        }
+                    }
+                }
+            }
+            // A read error part way: the same records before it, and the same error.
+            if !bytes.is_empty() && bytes.len() < 100_000 {
+                let fail_at = rng.gen_range(0..bytes.len());
+                let expected = records_by_lines(trickle(&mut rng, Some(fail_at)));
+                for split in [true, false] {
+                    let got = records_by_blocks(trickle(&mut rng, Some(fail_at)), split);
+                    assert_eq!(texts(&got.0), texts(&expected.0), "case {case}");
+                    assert_eq!(got.1, expected.1, "case {case}");
+                }
+            }
+        }
     }
 }

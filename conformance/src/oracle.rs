@@ -42,14 +42,30 @@ pub fn reference_all_with(
     args: &[f64],
     accuracy: &Accuracy,
 ) -> Result<Vec<Certified>, OracleError> {
-    let results = reference_unchecked(function, args, accuracy).map_err(|e| {
+    let mut results = Vec::with_capacity(function.output_columns().len());
+    reference_all_into(function, args, accuracy, &mut results)?;
+    Ok(results)
+}
+
+/// As [`reference_all_with`], into the caller's reused vector: `results` is cleared, then holds
+/// the results (the same, checked the same way) when this returns `Ok`; after an error it holds
+/// none or some of them, to be ignored. `pbgi eval` keeps one such vector per row of a batch, so
+/// that a row allocates no vector of its own.
+pub fn reference_all_into(
+    function: Function,
+    args: &[f64],
+    accuracy: &Accuracy,
+    results: &mut Vec<Certified>,
+) -> Result<(), OracleError> {
+    results.clear();
+    reference_unchecked(function, args, accuracy, results).map_err(|e| {
         let (column, message) = describe_reference_error(&e);
         OracleError { column, message }
     })?;
     for (certified, output) in results.iter().zip(function.output_columns()) {
         consistent(function, args, output, certified)?;
     }
-    Ok(results)
+    Ok(())
 }
 
 /// The reference's certified result for a function with one output column (the value), as
@@ -110,40 +126,47 @@ fn consistent(
     })
 }
 
+/// The reference's results, appended to `results` in output-column order.
 fn reference_unchecked(
     function: Function,
     args: &[f64],
     accuracy: &Accuracy,
-) -> Result<Vec<Certified>, pbgi_reference::Error> {
+    results: &mut Vec<Certified>,
+) -> Result<(), pbgi_reference::Error> {
     use pbgi_reference as r;
-    let one = |result: Result<Certified, r::Error>| result.map(|c| vec![c]);
     match function {
-        Function::H => one(r::h_with(args[0], accuracy)),
-        Function::LnH => one(r::ln_h_with(args[0], accuracy)),
-        Function::LogNdtr => one(r::log_ndtr_with(args[0], accuracy)),
-        Function::Ei => one(r::ei_with(args[0], args[1], args[2], accuracy)),
-        Function::LogEi => one(r::log_ei_with(args[0], args[1], args[2], accuracy)),
-        Function::Pbgi => one(r::pbgi_with(args[0], args[1], args[2], accuracy)),
-        Function::LogEipc => one(r::log_eipc_with(
+        Function::H => results.push(r::h_with(args[0], accuracy)?),
+        Function::LnH => results.push(r::ln_h_with(args[0], accuracy)?),
+        Function::LogNdtr => results.push(r::log_ndtr_with(args[0], accuracy)?),
+        Function::Ei => results.push(r::ei_with(args[0], args[1], args[2], accuracy)?),
+        Function::LogEi => results.push(r::log_ei_with(args[0], args[1], args[2], accuracy)?),
+        Function::Pbgi => results.push(r::pbgi_with(args[0], args[1], args[2], accuracy)?),
+        Function::LogEipc => results.push(r::log_eipc_with(
             args[0], args[1], args[2], args[3], accuracy,
-        )),
+        )?),
         Function::EiGrad => {
-            r::ei_grad_with(args[0], args[1], args[2], accuracy).map(|g| vec![g.d_mu, g.d_sigma])
+            let g = r::ei_grad_with(args[0], args[1], args[2], accuracy)?;
+            results.extend([g.d_mu, g.d_sigma]);
         }
-        Function::LogEiGrad => r::log_ei_grad_with(args[0], args[1], args[2], accuracy)
-            .map(|g| vec![g.d_mu, g.d_sigma]),
-        Function::PbgiGrad => r::pbgi_grad_with(args[0], args[1], args[2], accuracy)
-            .map(|g| vec![g.d_mu, g.d_sigma, g.d_cost]),
-        Function::LogEipcInv => one(r::log_eipc_inv_with(
+        Function::LogEiGrad => {
+            let g = r::log_ei_grad_with(args[0], args[1], args[2], accuracy)?;
+            results.extend([g.d_mu, g.d_sigma]);
+        }
+        Function::PbgiGrad => {
+            let g = r::pbgi_grad_with(args[0], args[1], args[2], accuracy)?;
+            results.extend([g.d_mu, g.d_sigma, g.d_cost]);
+        }
+        Function::LogEipcInv => results.push(r::log_eipc_inv_with(
             args[0], args[1], args[2], args[3], args[4], accuracy,
-        )),
-        Function::LogEipcExp => one(r::log_eipc_exp_with(
+        )?),
+        Function::LogEipcExp => results.push(r::log_eipc_exp_with(
             args[0], args[1], args[2], args[3], args[4], accuracy,
-        )),
-        Function::PbgiLognormal => one(r::pbgi_lognormal_with(
+        )?),
+        Function::PbgiLognormal => results.push(r::pbgi_lognormal_with(
             args[0], args[1], args[2], args[3], accuracy,
-        )),
+        )?),
     }
+    Ok(())
 }
 
 /// Whether `pbgi-fast` has `function` (it has every function of the oracle).

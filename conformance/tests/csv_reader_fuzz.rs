@@ -242,6 +242,30 @@ fn assert_eval_is_eval_by_strings(bytes: &[u8], function: Function) {
         String::from_utf8_lossy(bytes)
     );
     assert_eq!(ours, theirs);
+    // The same when the input arrives a few bytes at a time (records cross the reads).
+    for size in [1, 2, 7] {
+        let mut pieces_out = Vec::new();
+        let pieces = std::io::BufReader::with_capacity(3, Pieces { bytes, size });
+        let outcome =
+            eval_stream(function, engine, pieces, &mut pieces_out).map_err(|e| e.to_string());
+        assert_eq!(outcome, expected, "{:?}", String::from_utf8_lossy(bytes));
+        assert_eq!(pieces_out, theirs);
+    }
+}
+
+/// An input that hands out at most `size` bytes per read.
+struct Pieces<'a> {
+    bytes: &'a [u8],
+    size: usize,
+}
+
+impl std::io::Read for Pieces<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.size.min(out.len()).min(self.bytes.len());
+        out[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
 }
 
 fn function_strategy() -> impl Strategy<Value = Function> {

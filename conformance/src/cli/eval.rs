@@ -33,6 +33,7 @@ use crate::decimal::{self, DIGITS};
 use crate::function::Function;
 use crate::oracle::{self, Engine};
 use crate::text_table;
+use pbgi_reference::{Accuracy, Certified};
 use rayon::prelude::*;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -220,6 +221,8 @@ struct Slot {
     /// The input's fields as CSV, then (after [`evaluate_into`]) the appended columns and the
     /// line end.
     row: Vec<u8>,
+    /// The reference's results for the row (only the vector is kept from row to row).
+    results: Vec<Certified>,
     /// The column and reason of a failure.
     failure: Option<(Option<String>, String)>,
 }
@@ -232,6 +235,7 @@ impl Slot {
             line: 0,
             args: Vec::with_capacity(8),
             row: Vec::with_capacity(256),
+            results: Vec::with_capacity(3),
             failure: None,
         }
     }
@@ -248,9 +252,14 @@ fn evaluate_into(
     let row = &mut slot.row;
     match engine {
         Engine::Reference => {
-            let results =
-                oracle::reference_all(function, &slot.args).map_err(|e| (e.column, e.message))?;
-            for c in &results {
+            oracle::reference_all_into(
+                function,
+                &slot.args,
+                &Accuracy::default(),
+                &mut slot.results,
+            )
+            .map_err(|e| (e.column, e.message))?;
+            for c in &slot.results {
                 row.push(b',');
                 push_shortest(c.value, row);
                 row.push(b',');
@@ -258,6 +267,9 @@ fn evaluate_into(
                 row.push(b',');
                 decimal::push_upper(c, DIGITS, row);
             }
+            // Released now, not when the slot is next used: the limbs of their floats go back
+            // to the reference's per-thread cache for the next row's.
+            slot.results.clear();
         }
         Engine::Fast => {
             let values =
