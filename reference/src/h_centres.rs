@@ -17,7 +17,8 @@
 //!
 //! Fixed point: `T`, `s`, `A0`, `A1` as integers times `2^-126` (`i128`), the `b_k` and the
 //! inner sum `P(s) = Σ_{k=2}^{K} b_k·s^{k-2}` times `2^-118` (their errors reach `T` multiplied
-//! by `s² ≤ 2^-16`). The products are [`mul_high`], `⌊a·b/2^128⌋` (exact floor), and in the
+//! by `s² ≤ 2^-16`), and from `b_10` on (multiplied by `|s|^10 ≤ 2^-80`) times `2^-52` in
+//! `i64`. The products are [`mul_high`], `⌊a·b/2^128⌋` (exact floor), and in the
 //! coefficients and the inner sum [`mul_high_approx`] (at most 2 below it). The error
 //! analysis (proof note §4.5) bounds `|T̃ - T(s)|` by 3 units of `2^-126` and the relative
 //! width of the returned enclosure of `h(-x)` by `2^-116`.
@@ -34,6 +35,11 @@ const FRAC: u32 = 126;
 const FRAC_B: u32 = 118;
 /// The largest number of terms (`b_2 … b_K`, `K ≤ 16`).
 const MAX_TERMS: usize = 16;
+/// The first coefficient of the 64-bit tier: `b_k` for `k ≥ 10` reach `T` multiplied by
+/// `|s|^k ≤ 2^-80`, so 52 fractional bits suffice.
+const LOW_FROM: usize = 10;
+/// Fractional bits of the coefficients `b_k`, `k ≥ 9`, in the 64-bit tier.
+const FRAC_LOW: u32 = 52;
 /// The bound on `|T̃(s) - T(s)|` in units of `2^-126` (proof note §4.5 step 5).
 const T_ERROR: i128 = 3;
 
@@ -44,6 +50,17 @@ const RECIPROCALS: [i128; MAX_TERMS] = {
     let mut k = 2;
     while k < MAX_TERMS {
         r[k] = (u128::MAX / ((k as u128) * (k as u128 + 1))) as i128;
+        k += 1;
+    }
+    r
+};
+
+/// `⌊2^63/(k(k + 1))⌋` for `k = 2, …, 15`, the 64-bit tier's reciprocals.
+const RECIPROCALS_LOW: [i64; MAX_TERMS] = {
+    let mut r = [0i64; MAX_TERMS];
+    let mut k = 2;
+    while k < MAX_TERMS {
+        r[k] = ((1u64 << 63) / ((k as u64) * (k as u64 + 1))) as i64;
         k += 1;
     }
     r
@@ -92,17 +109,20 @@ pub(crate) const fn terms(j: usize) -> usize {
     13 + (j >= 150) as usize + (j >= 485) as usize + (j >= 918) as usize
 }
 
-/// The coefficients `b̃_k ≈ b_k·2^118` at centre `j/128` for `k = 2, …, terms(j)` (entries 0 and
-/// 1 are 0): `b̃_2 = 2^117` exactly, `b̃_{k+1} ≈ N·R_k/2^128` with
-/// `N = k·⌊c·b̃_k⌋ - (k - 2)·b̃_{k-1}` (exact: `|N| < 2^127`, formed in wrapping arithmetic), `R_k`
-/// of [`RECIPROCALS`] and the product by [`mul_high_approx`]. Their errors are checked against
-/// exact rationals at every centre (`tests::coefficients_are_within_their_bound`).
+/// The coefficients at centre `j/128`, in two tiers: `b̃_k ≈ b_k·2^118` (`i128`) for
+/// `k = 2, …, 10` and `b̂_k ≈ b_k·2^52` (`i64`) for `k = 9, …, terms(j)` (other entries 0).
+/// `b̃_2 = 2^117` exactly, `b̃_{k+1} ≈ N·R_k/2^128` with `N = k·⌊c·b̃_k⌋ - (k - 2)·b̃_{k-1}`
+/// (exact: `|N| < 2^127`, formed in wrapping arithmetic), `R_k` of [`RECIPROCALS`] and the
+/// product by [`mul_high_approx`]; `b̂_9 = ⌊b̃_9/2^66⌋`, `b̂_10 = ⌊b̃_10/2^66⌋`, then the same
+/// step in 64 bits, `b̂_{k+1} = ⌊n·R'_k/2^63⌋` with `n = k·⌊c·b̂_k⌋ - (k - 2)·b̂_{k-1}` (below
+/// `2^63`) and `R'_k` of [`RECIPROCALS_LOW`]. Their errors are checked against exact rationals
+/// at every centre (`tests::coefficients_are_within_their_bound`).
 #[inline(always)]
-pub(crate) fn coefficients(j: usize) -> [i128; MAX_TERMS + 1] {
-    let mut b = [0i128; MAX_TERMS + 1];
+pub(crate) fn coefficients(j: usize) -> ([i128; LOW_FROM + 1], [i64; MAX_TERMS + 1]) {
+    let mut b = [0i128; LOW_FROM + 1];
     b[2] = 1 << (FRAC_B - 1);
     let jj = i128::from(j as u64);
-    for k in 2..terms(j).min(MAX_TERMS) {
+    for k in 2..LOW_FROM {
         // c·b̃_k rounded down, exactly: with b̃_k = 128q + r (0 ≤ r < 128),
         // ⌊j·b̃_k/128⌋ = j·q + ⌊j·r/128⌋.
         let cb = (b[k] >> 7) * jj + (((b[k] & 127) * jj) >> 7);
@@ -111,7 +131,17 @@ pub(crate) fn coefficients(j: usize) -> [i128; MAX_TERMS + 1] {
             .wrapping_sub(b[k - 1].wrapping_mul(i128::from((k - 2) as u64)));
         b[k + 1] = mul_high_approx(n, RECIPROCALS[k]);
     }
-    b
+    let mut low = [0i64; MAX_TERMS + 1];
+    let shift = FRAC_B - FRAC_LOW;
+    low[LOW_FROM - 1] = (b[LOW_FROM - 1] >> shift) as i64;
+    low[LOW_FROM] = (b[LOW_FROM] >> shift) as i64;
+    let j64 = j as i64;
+    for k in LOW_FROM..terms(j).min(MAX_TERMS) {
+        let cb = (low[k] >> 7) * j64 + (((low[k] & 127) * j64) >> 7);
+        let n = k as i64 * cb - (k as i64 - 2) * low[k - 1];
+        low[k + 1] = ((i128::from(n) * i128::from(RECIPROCALS_LOW[k])) >> 63) as i64;
+    }
+    (b, low)
 }
 
 /// `⌊w·2^k⌋ mod 2^128` and whether `w·2^k` is not an integer, for `w·2^k < 2^256` with
@@ -138,10 +168,17 @@ fn scaled_floor(w: Wide, k: i64) -> Option<(u128, bool)> {
 #[inline(always)]
 fn t_fixed(j: usize, s: i128) -> i128 {
     let (a0, a1, _, _) = CENTRES[j];
-    let b = coefficients(j);
+    let (b, low) = coefficients(j);
     let k_max = terms(j).min(MAX_TERMS);
-    let mut acc = b[k_max];
-    for k in (2..k_max).rev() {
+    // G = Σ_{k≥10} b_k·s^{k-10} in the 64-bit tier (s rounded down to a multiple of 2^-64),
+    // then the rest of Horner's rule from b_9 down.
+    let s64 = (s >> 64) as i64;
+    let mut g = low[k_max];
+    for k in (LOW_FROM..k_max).rev() {
+        g = low[k] + ((i128::from(s64) * i128::from(g)) >> 64) as i64;
+    }
+    let mut acc = i128::from(g) << (FRAC_B - FRAC_LOW);
+    for k in (2..LOW_FROM).rev() {
         acc = b[k] + mul_high_approx(s, acc);
     }
     let q = a1 as i128 + mul_high(s, acc << (FRAC - FRAC_B));
@@ -454,14 +491,16 @@ mod tests {
         assert!(seen[0] > 1000 && seen[1] > 1000, "{seen:?}");
     }
 
-    /// At every centre, `|b̃_k - b_k·2^118| ≤ 40` (the exact `b_k` as rationals from the
+    /// At every centre, `|b̃_k - b_k·2^118| ≤ 40` for `k ≤ 10` and `|b̂_k - b_k·2^52| ≤ 8` for
+    /// `k ≥ 9` (the exact `b_k` as rationals from the
     /// recurrence of the module's doc, checked at `k = 4` against `(c² - 1)/24`), and the
     /// integer `N = k·⌊c·b̃_k⌋ - (k - 2)·b̃_{k-1}` of each step lies strictly inside `±2^127` (so
-    /// its wrapping evaluation is exact). Also `|b_k| < 6` (the magnitudes the fixed point
-    /// holds), and `A0 > 0.0149` (the smallest, at `c = 8`).
+    /// its wrapping evaluation is exact), every intermediate of the 64-bit step below `2^62`.
+    /// Also `|b_k| < 6` (the magnitudes the fixed point holds), and `A0 > 0.0149` (the smallest,
+    /// at `c = 8`).
     #[test]
     fn coefficients_are_within_their_bound() {
-        let mut worst = Rational::new();
+        let (mut worst, mut worst_low) = (Rational::new(), Rational::new());
         for j in 0..=1024usize {
             let c = Rational::from((j, 128));
             let mut b = vec![Rational::new(), Rational::new(), Rational::from((1, 2))];
@@ -472,26 +511,45 @@ mod tests {
                 b.push(next);
             }
             assert_eq!(b[4], (Rational::from(&c * &c) - 1u32) / 24u32);
-            let got = coefficients(j);
-            let scale = Integer::from(1) << FRAC_B;
-            for k in 2..=terms(j) {
-                let err = Rational::from(Integer::from(got[k])) - Rational::from(&b[k] * &scale);
-                let err = err.abs();
+            let (got, low) = coefficients(j);
+            let error = |v: Integer, k: usize, bits: u32| {
+                (Rational::from(v) - Rational::from(&b[k] * (Integer::from(1) << bits))).abs()
+            };
+            for k in 2..=LOW_FROM {
+                let err = error(Integer::from(got[k]), k, FRAC_B);
                 assert!(err <= 40u32, "centre {j}, b_{k}: error {err}");
                 if err > worst {
                     worst = err;
                 }
                 assert!(b[k].clone().abs() < 6u32);
-                if k < terms(j) {
+                if k < LOW_FROM {
                     let cb = (Integer::from(j) * got[k]) >> 7u32;
                     let n = cb * k as u32 - Integer::from(k - 2) * got[k - 1];
                     assert!(n.significant_bits() <= 127, "centre {j}, step {k}");
                 }
             }
+            for k in LOW_FROM - 1..=terms(j) {
+                let err = error(Integer::from(low[k]), k, FRAC_LOW);
+                assert!(err <= 8u32, "centre {j}, b_{k} (64 bits): error {err}");
+                if err > worst_low {
+                    worst_low = err;
+                }
+                assert!(b[k].clone().abs() < 6u32);
+                if k >= LOW_FROM && k < terms(j) {
+                    // Every intermediate of the 64-bit step below 2^63.
+                    let cb = (Integer::from(j) * low[k]) >> 7u32;
+                    let kcb = Integer::from(&cb * k as u32);
+                    let n = Integer::from(&kcb - Integer::from(k - 2) * low[k - 1]);
+                    for v in [&cb, &kcb, &n] {
+                        assert!(v.significant_bits() <= 62, "centre {j}, step {k}");
+                    }
+                }
+            }
         }
         println!(
-            "largest coefficient error: {} units of 2^-118",
-            worst.to_f64()
+            "largest coefficient error: {} units of 2^-118, {} units of 2^-52",
+            worst.to_f64(),
+            worst_low.to_f64()
         );
         assert!((CENTRES[1024].0 as f64) > 0.0149 * 2f64.powi(FRAC as i32));
     }
