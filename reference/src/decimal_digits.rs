@@ -437,11 +437,27 @@ fn split_digits(m: u128, e: i64, n: usize, away: bool) -> Option<(u128, u128, i6
 fn shift_right_256(high: u128, low: u128, s: u32) -> (u128, bool, bool) {
     match s {
         0 => (low, high != 0, false),
-        1..=127 => (
+        1..=63 => (
             (low >> s) | (high << (128 - s)),
             high >> s != 0,
             low << (128 - s) != 0,
         ),
+        // The usual case: with `t = s - 64`, the quotient's low 128 bits are the limbs
+        // `h0:l1` (of `high = h1:h0`, `low = l1:l0`) shifted right by `t` with `h1`'s low bits
+        // coming in, in 64-bit shifts only (`(x << 1) << (63 - t)` is `x << (64 - t)` modulo
+        // `2^64`, also for `t = 0`).
+        64..=127 => {
+            let t = s - 64;
+            let (h1, h0) = ((high >> 64) as u64, high as u64);
+            let (l1, l0) = ((low >> 64) as u64, low as u64);
+            let quotient_low = (l1 >> t) | ((h0 << 1) << (63 - t));
+            let quotient_high = (h0 >> t) | ((h1 << 1) << (63 - t));
+            (
+                (u128::from(quotient_high) << 64) | u128::from(quotient_low),
+                h1 >> t != 0,
+                l0 != 0 || (l1 << 1) << (63 - t) != 0,
+            )
+        }
         _ => (
             high >> (s - 128),
             false,
@@ -1047,6 +1063,50 @@ mod tests {
         x.is_normal()
             && Short::magnitude_of(x)
                 .is_some_and(|m| split_digits(m.parts().0, m.parts().1, digits, false).is_some())
+    }
+
+    /// [`shift_right_256`] against GMP's integers: every shift below 256, on random 256-bit
+    /// values of every length (high bits cleared at random) and on `2^k` and `2^k - 1`.
+    #[test]
+    fn shifts_are_gmps() {
+        use rug::Integer;
+        let mut rng = ChaCha8Rng::seed_from_u64(256);
+        let mut values: Vec<(u128, u128)> = (0..3000)
+            .map(|_| {
+                let clear = rng.gen_range(0..256u32);
+                let (high, low) = (rng.gen::<u128>(), rng.gen::<u128>());
+                match clear {
+                    0..=127 => (high >> clear, low),
+                    _ => (0, low >> (clear - 128)),
+                }
+            })
+            .collect();
+        for k in 0..256u32 {
+            let power = (Integer::from(1) << k).to_u128_wrapping();
+            let (high, low) = if k < 128 {
+                (0, power)
+            } else {
+                (1u128 << (k - 128), 0)
+            };
+            values.push((high, low));
+            values.push(if k < 128 {
+                (0, power.wrapping_sub(1))
+            } else {
+                (high - 1, u128::MAX)
+            });
+        }
+        for (high, low) in values {
+            let n = (Integer::from(high) << 128u32) + Integer::from(low);
+            for s in 0..256u32 {
+                let quotient = Integer::from(&n >> s);
+                let expected = (
+                    quotient.to_u128_wrapping(),
+                    quotient.significant_bits() > 128,
+                    Integer::from(&quotient << s) != n,
+                );
+                assert_eq!(shift_right_256(high, low, s), expected, "{high} {low} {s}");
+            }
+        }
     }
 
     #[test]
