@@ -212,7 +212,7 @@ pub(crate) fn scaled_h_neg_centred(x_lo: Wide, x_hi: Wide, sigma: f64) -> Option
     scaled_from_fixed(f, lo, hi.wrapping_add(u128::from(hi_inexact)), sigma)
 }
 
-/// [`scaled_h_neg_centred`] for `x = |d|/σ` itself (`|d|` a [`Wide`], `σ > 0` a double):
+/// `scaled_h_neg_centred` (the test entry) for `x = |d|/σ` itself (`|d|` a [`Wide`], `σ > 0` a double):
 /// `⌊256x⌋`, `⌊x·2^126⌋` and `⌈x·2^126⌉` from one exact long division (`fixed_distance`), the
 /// same integers as from `|d|/σ` rounded down and up at 192 bits (`Wide::div_both`; a number
 /// `k·2^-126` below `x` is representable at 192 bits for `x < 8`, so `RD_192(x)` lies between it
@@ -278,7 +278,7 @@ fn shift_right((top, low): (u128, u128), k: i64) -> Option<(u128, bool)> {
     })
 }
 
-/// [`scaled_h_neg_centred`] from `⌊256x⌋` and `x` rounded down and up to integers times `2^-126`
+/// `scaled_h_neg_centred` from `⌊256x⌋` and `x` rounded down and up to integers times `2^-126`
 /// (modulo `2^128`), `x ≤ 8`.
 fn scaled_from_fixed(f: u128, lo: u128, hi: u128, sigma: f64) -> Option<(Wide, Wide)> {
     if !(sigma > 0.0) || !sigma.is_finite() || f > 2048 {
