@@ -35,6 +35,16 @@ pub fn push_upper(certified: &Certified, digits: usize, out: &mut Vec<u8>) {
     trim_zeros_from(out, start);
 }
 
+/// [`lower`]'s text, `,` and [`upper`]'s text appended to `out` (`pbgi eval`'s `lower,upper`),
+/// the ends' digits formed together ([`Certified::push_ends_decimal`]).
+pub fn push_ends(certified: &Certified, digits: usize, out: &mut Vec<u8>) {
+    let start = out.len();
+    let upper_at = certified.push_ends_decimal(digits, b',', out);
+    // The upper end's zeros first (at the end), then the lower end's (before the comma).
+    trim_zeros_from(out, upper_at);
+    trim_zeros_within(out, start, upper_at - 1);
+}
+
 /// The exact value rounded to nearest (ties away from zero) at `digits` significant digits, when
 /// the enclosure settles it: rounding is monotone, so if both ends of the enclosure (printed
 /// outward with extra digits) round to the same string, so does every point between them.
@@ -57,7 +67,14 @@ fn trim_zeros(text: String) -> String {
 /// last such marker; the texts here have at most one) moved back over the dropped bytes.
 #[inline(always)]
 fn trim_zeros_from(bytes: &mut Vec<u8>, start: usize) {
-    let text = &bytes[start..];
+    trim_zeros_within(bytes, start, bytes.len());
+}
+
+/// [`trim_zeros_from`] for the text `bytes[start..end]`: the bytes after it move back over the
+/// dropped ones.
+#[inline(always)]
+fn trim_zeros_within(bytes: &mut Vec<u8>, start: usize, end: usize) {
+    let text = &bytes[start..end];
     let exponent_at = text
         .iter()
         .rposition(|&b| b == b'e' || b == b'E')
@@ -69,16 +86,16 @@ fn trim_zeros_from(bytes: &mut Vec<u8>, start: usize) {
     {
         return;
     }
-    let mut end = exponent_at;
-    while end > 0 && text[end - 1] == b'0' {
-        end -= 1;
+    let mut kept = exponent_at;
+    while kept > 0 && text[kept - 1] == b'0' {
+        kept -= 1;
     }
-    if end > 0 && text[end - 1] == b'.' {
-        end -= 1;
+    if kept > 0 && text[kept - 1] == b'.' {
+        kept -= 1;
     }
-    let (end, exponent_at) = (start + end, start + exponent_at);
-    bytes.copy_within(exponent_at.., end);
-    bytes.truncate(bytes.len() - (exponent_at - end));
+    let (kept, exponent_at) = (start + kept, start + exponent_at);
+    bytes.copy_within(exponent_at.., kept);
+    bytes.truncate(bytes.len() - (exponent_at - kept));
 }
 
 /// Rounds the decimal `text` (`[-]digits[.digits][e[-]exponent]`, or `inf`/`-inf`/`0`) to nearest
@@ -170,6 +187,48 @@ mod tests {
         assert_eq!(round_nearest("-inf", 3).unwrap(), "-inf");
         assert_eq!(round_nearest("0", 3).unwrap(), "0");
         assert_eq!(round_nearest("abc", 3), None);
+    }
+
+    /// [`push_ends`] writes [`lower`], `,` and [`upper`]: on the reference's EI, LogEI and `h`
+    /// at random arguments (tight enclosures of either sign), exact cases whose ends are short
+    /// decimals (`EI(μ, 0; y) = max(y - μ, 0)`: trailing zeros on both ends, and zero), ends far
+    /// outside f64's range, and at 21, 33 and 40 digits.
+    #[test]
+    fn ends_are_lower_comma_upper() {
+        use crate::function::Function;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4041);
+        let mut cases: Vec<(Function, Vec<f64>)> = vec![
+            (Function::Ei, vec![0.0, 0.0, 2.5]),
+            (Function::Ei, vec![1.0, 0.0, 0.5]),
+            (Function::Ei, vec![0.0, 0.0, 1e300]),
+            (Function::Ei, vec![0.0, 1.0, -1e5]),
+            (Function::LogEi, vec![0.0, 1.0, -1e5]),
+            (Function::LogEi, vec![0.0, 0.0, 1.0]),
+        ];
+        for _ in 0..3000 {
+            let (mu, sigma, y) = (
+                rng.gen_range(-10.0..10.0),
+                rng.gen_range(0.0..5.0f64).powi(3),
+                rng.gen_range(-40.0..40.0),
+            );
+            cases.push((Function::Ei, vec![mu, sigma, y]));
+            cases.push((Function::LogEi, vec![mu, sigma, y]));
+            cases.push((Function::H, vec![rng.gen_range(-40.0..40.0)]));
+        }
+        for (function, args) in cases {
+            let certified = crate::oracle::reference(function, &args).unwrap();
+            for digits in [21, 33, 40] {
+                let mut got = b"x,".to_vec();
+                push_ends(&certified, digits, &mut got);
+                let expected = format!(
+                    "x,{},{}",
+                    lower(&certified, digits),
+                    upper(&certified, digits)
+                );
+                assert_eq!(String::from_utf8(got).unwrap(), expected, "{args:?}");
+            }
+        }
     }
 
     #[test]

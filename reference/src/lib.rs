@@ -129,6 +129,14 @@ impl Certified {
         decimal_digits::push_decimal(&self.upper, digits, rug::float::Round::Up, out);
     }
 
+    /// [`Certified::push_lower_decimal`]'s text, `separator`, then
+    /// [`Certified::push_upper_decimal`]'s text, appended to `out` (the same bytes); returns
+    /// where the upper bound's text begins. Cheaper than the two calls where the ends share their
+    /// leading digits: the upper end's then come from the lower end's.
+    pub fn push_ends_decimal(&self, digits: usize, separator: u8, out: &mut Vec<u8>) -> usize {
+        decimal_digits::push_decimal_pair(&self.lower, &self.upper, digits, separator, out)
+    }
+
     /// `lower` rounded toward −∞ to f64: `lower_f64() ≤ exact`. May be `-inf` (the exact value
     /// is below `-f64::MAX`, or the enclosure is the point `-inf`); `-0.0` never stands for a
     /// negative bound (a negative `lower` above `-2^-1074` gives `-2^-1074`).

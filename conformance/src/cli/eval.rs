@@ -263,9 +263,7 @@ fn evaluate_into(
                 row.push(b',');
                 push_shortest(c.value, row);
                 row.push(b',');
-                decimal::push_lower(c, DIGITS, row);
-                row.push(b',');
-                decimal::push_upper(c, DIGITS, row);
+                decimal::push_ends(c, DIGITS, row);
             }
             // Released now, not when the slot is next used: the limbs of their floats go back
             // to the reference's per-thread cache for the next row's.
