@@ -333,30 +333,7 @@ mod tests {
             enclosure_bits: 200,
             ..Accuracy::default()
         };
-        let mut points = Vec::new();
-        for _ in 0..100_000 {
-            let sigma = 10f64.powf(rng.gen_range(-2.0..2.0));
-            let mu = rng.gen_range(-1.0..1.0);
-            // N(0, 2²) by Box–Muller.
-            let (u1, u2): (f64, f64) = (rng.gen_range(f64::MIN_POSITIVE..1.0), rng.gen());
-            let z = 2.0 * (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
-            points.push((mu, sigma, mu + z * sigma));
-        }
-        for i in 0..20_000 {
-            let scale = 10f64.powi(rng.gen_range(-300..300));
-            let sigma = rng.gen_range(0.5..2.0) * scale;
-            let mu = rng.gen_range(-3.0..3.0) * scale;
-            let z = match i % 8 {
-                0 => 0.0,
-                1 => [6.0, 8.0][i % 2] * if rng.gen() { 1.0 } else { -1.0 },
-                2 => rng.gen_range(7.999..8.001) * if rng.gen() { 1.0 } else { -1.0 },
-                3 => rng.gen_range(-1e-12..1e-12),
-                4 => rng.gen_range(5.999..6.001) * if rng.gen() { 1.0 } else { -1.0 },
-                _ => rng.gen_range(-8.5..8.5),
-            };
-            let y = if i % 8 == 0 { mu } else { mu + z * sigma };
-            points.push((mu, sigma, y));
-        }
+        let mut points = crate::test_points::bo_like_and_scaled(&mut rng, 100_000, 20_000);
         for i in 0..2_000 {
             // |y - μ| spanning more than 192 bits, or tiny results.
             let sigma = rng.gen_range(0.5..2.0);

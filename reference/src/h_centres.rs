@@ -28,6 +28,7 @@ use crate::short_float::{widening_mul, Short};
 use crate::wide_float::Wide;
 
 /// The largest `x` served (the last centre, `1024/128`).
+#[cfg(test)]
 const X_MAX: f64 = 8.0;
 /// Fractional bits of `T`, `s`, `A0`, `A1`.
 const FRAC: u32 = 126;
@@ -145,7 +146,9 @@ pub(crate) fn coefficients(j: usize) -> ([i128; LOW_FROM + 1], [i64; MAX_TERMS +
 }
 
 /// `⌊w·2^k⌋ mod 2^128` and whether `w·2^k` is not an integer, for `w·2^k < 2^256` with
-/// `192 - e - k ≥ 0` (`e` the exponent of `w`); `None` otherwise.
+/// `192 - e - k ≥ 0` (`e` the exponent of `w`); `None` otherwise. (Test-only: EI forms these
+/// integers by [`fixed_distance`]'s long division.)
+#[cfg(test)]
 fn scaled_floor(w: Wide, k: i64) -> Option<(u128, bool)> {
     if w.is_zero() {
         return Some((0, false));
@@ -194,7 +197,10 @@ fn t_fixed(j: usize, s: i128) -> i128 {
 /// note §4.5: table rounding, truncation, fixed-point errors, the width of `x` through
 /// `|dh(-x)/dx| = Φ(-x)`, the products rounded outward); its relative width is at most
 /// `2^-116` when `x_hi - x_lo < 2^-126` (e.g. `x = |d|/σ` rounded both ways at 192 bits).
-/// Checked against MPFR's `erfc` form at 400 bits (`tests::encloses_mpfr_h`).
+/// Checked against MPFR's `erfc` form at 400 bits (`tests::encloses_mpfr_h`). Test-only: it
+/// is the kernel's entry for an arbitrary enclosed `x`, through which the tests check it; EI
+/// enters from `|d|` and `σ` by [`fixed_distance`].
+#[cfg(test)]
 pub(crate) fn scaled_h_neg_centred(x_lo: Wide, x_hi: Wide, sigma: f64) -> Option<(Wide, Wide)> {
     if x_hi > Wide::from_f64_magnitude(X_MAX) || x_lo > x_hi {
         return None;
@@ -206,7 +212,7 @@ pub(crate) fn scaled_h_neg_centred(x_lo: Wide, x_hi: Wide, sigma: f64) -> Option
     scaled_from_fixed(f, lo, hi.wrapping_add(u128::from(hi_inexact)), sigma)
 }
 
-/// [`scaled_h_neg_centred`] for `x = |d|/σ` itself (`|d|` a [`Wide`], `σ > 0` a double):
+/// `scaled_h_neg_centred` (the test entry) for `x = |d|/σ` itself (`|d|` a [`Wide`], `σ > 0` a double):
 /// `⌊256x⌋`, `⌊x·2^126⌋` and `⌈x·2^126⌉` from one exact long division (`fixed_distance`), the
 /// same integers as from `|d|/σ` rounded down and up at 192 bits (`Wide::div_both`; a number
 /// `k·2^-126` below `x` is representable at 192 bits for `x < 8`, so `RD_192(x)` lies between it
@@ -272,7 +278,7 @@ fn shift_right((top, low): (u128, u128), k: i64) -> Option<(u128, bool)> {
     })
 }
 
-/// [`scaled_h_neg_centred`] from `⌊256x⌋` and `x` rounded down and up to integers times `2^-126`
+/// `scaled_h_neg_centred` from `⌊256x⌋` and `x` rounded down and up to integers times `2^-126`
 /// (modulo `2^128`), `x ≤ 8`.
 fn scaled_from_fixed(f: u128, lo: u128, hi: u128, sigma: f64) -> Option<(Wide, Wide)> {
     if !(sigma > 0.0) || !sigma.is_finite() || f > 2048 {

@@ -69,6 +69,8 @@ mod log_ndtr;
 mod pbgi;
 mod short_float;
 mod stopping;
+#[cfg(test)]
+mod test_points;
 mod wide_float;
 pub mod work;
 

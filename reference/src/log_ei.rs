@@ -165,7 +165,7 @@ pub fn log_ei_with(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Result<Certif
 /// `ln EI` for `σ > 0` (also `ln h(z) = ln EI(0, 1; z)`) from EI's centred enclosure (`ei::ei_centred`, relative width at most
 /// `2^-116`, `|z| ≤ 8`) where it decides it: `enclosure_bits ≤ 110`, and
 /// `[RD(ln lo), RU(ln lo) + RU_64(RU_64(hi - lo)/lo)]` at 128 bits (as `Interval::ln`: `ln` is
-/// increasing and `ln hi ≤ ln lo + (hi - lo)/lo`; the quotient on [`Wide`] floats) rounds to one
+/// increasing and `ln hi ≤ ln lo + (hi - lo)/lo`; the quotient on [`Wide`](crate::wide_float::Wide) floats) rounds to one
 /// double and meets the width target (it does not where `|ln EI|` is below about `2^-16`);
 /// `None` otherwise (the Ziv loop then runs). The value is the Ziv loop's (correct rounding is
 /// unique). The work counter records the Ziv loop's first precision. Proof note §4.5 step 11;
@@ -212,30 +212,7 @@ mod tests {
             enclosure_bits: 200,
             ..Accuracy::default()
         };
-        let mut points = Vec::new();
-        for _ in 0..100_000 {
-            let sigma = 10f64.powf(rng.gen_range(-2.0..2.0));
-            let mu = rng.gen_range(-1.0..1.0);
-            // N(0, 2²) by Box–Muller.
-            let (u1, u2): (f64, f64) = (rng.gen_range(f64::MIN_POSITIVE..1.0), rng.gen());
-            let z = 2.0 * (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
-            points.push((mu, sigma, mu + z * sigma));
-        }
-        for i in 0..20_000 {
-            let scale = 10f64.powi(rng.gen_range(-300..300));
-            let sigma = rng.gen_range(0.5..2.0) * scale;
-            let mu = rng.gen_range(-3.0..3.0) * scale;
-            let z = match i % 8 {
-                0 => 0.0,
-                1 => [6.0, 8.0][i % 2] * if rng.gen() { 1.0 } else { -1.0 },
-                2 => rng.gen_range(7.999..8.001) * if rng.gen() { 1.0 } else { -1.0 },
-                3 => rng.gen_range(-1e-12..1e-12),
-                4 => rng.gen_range(5.999..6.001) * if rng.gen() { 1.0 } else { -1.0 },
-                _ => rng.gen_range(-8.5..8.5),
-            };
-            let y = if i % 8 == 0 { mu } else { mu + z * sigma };
-            points.push((mu, sigma, y));
-        }
+        let mut points = crate::test_points::bo_like_and_scaled(&mut rng, 100_000, 20_000);
         for _ in 0..4_000 {
             // EI near 1: σ = 1, y - μ = 1 - h(-z)-ish, and tiny σ (subnormal EI).
             let z = rng.gen_range(-0.5..0.5);
