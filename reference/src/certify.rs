@@ -21,7 +21,7 @@ pub(crate) fn rounds_to_one_f64(iv: &Interval) -> Option<f64> {
 /// ([`Wide::to_f64_nearest`], the same double) where `x` has at most 192 bits and rounds to a
 /// normal double or zero; `None` otherwise. Rounding to nearest is symmetric, so the sign is
 /// applied after.
-fn nearest_f64(x: &Float) -> Option<f64> {
+pub(crate) fn nearest_f64(x: &Float) -> Option<f64> {
     let v = Wide::magnitude_of(x)?.to_f64_nearest()?;
     Some(if x.is_sign_negative() { -v } else { v })
 }

@@ -174,17 +174,12 @@ impl Certified {
 }
 
 /// `x.to_f64()` (round to nearest, ties to even): from the three-limb form of `|x|` where it
-/// answers (at most 192 bits, a normal double or zero; rounding to nearest is symmetric, so the
-/// sign is applied after), else by MPFR.
+/// answers ([`certify::nearest_f64`]), else by MPFR.
 fn nearest_f64(x: &Float) -> f64 {
-    match wide_float::Wide::magnitude_of(x).and_then(wide_float::Wide::to_f64_nearest) {
-        Some(v) if x.is_sign_negative() => -v,
-        Some(v) => v,
-        None => {
-            interval::widen_exponent_range();
-            x.to_f64()
-        }
-    }
+    certify::nearest_f64(x).unwrap_or_else(|| {
+        interval::widen_exponent_range();
+        x.to_f64()
+    })
 }
 
 /// Why a reference computation produced no result.
