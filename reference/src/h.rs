@@ -14,7 +14,7 @@ use crate::{Accuracy, Certified, Error};
 /// `z` finite; NaN or ±inf is [`Error::InvalidInput`].
 ///
 /// # Accuracy
-/// Certified enclosure, `value` correctly rounded (as [`ei`]). Asymptotic forms checked in
+/// Certified enclosure, `value` correctly rounded (as [`ei`](crate::ei())). Asymptotic forms checked in
 /// `tests/asymptotic_tails.rs`, values against mpmath in `tests/mpmath_data.rs`.
 pub fn h(z: f64) -> Result<Certified, Error> {
     h_with(z, &Accuracy::default())

@@ -34,8 +34,9 @@
 //! code in that thread then under- or overflows later than with MPFR's default range.
 //!
 //! # Functions
-//! Values: [`h`], [`ln_h`], [`log_ndtr`] (`ln Φ`), [`ei`], [`log_ei`], [`log_eipc`],
-//! [`log_eipc_inv`], [`log_eipc_exp`], [`pbgi`], [`pbgi_lognormal`]; gradients (one
+//! Values: [`h`](h()), [`ln_h`], [`log_ndtr`](log_ndtr()) (`ln Φ`), [`ei`](ei()),
+//! [`log_ei`](log_ei()), [`log_eipc`](log_eipc()), [`log_eipc_inv`], [`log_eipc_exp`],
+//! [`pbgi`](pbgi()), [`pbgi_lognormal`]; gradients (one
 //! [`Certified`] per partial derivative): [`ei_grad`], [`log_ei_grad`], [`pbgi_grad`]; the
 //! stopping rule [`stop_decision`]. Each has a `*_with` form taking an [`Accuracy`].
 //!

@@ -47,7 +47,7 @@ pub(crate) fn log_eipc_sign(
 /// `LogEIPC(μ, σ, y, c) = ln EI(μ, σ; y) - ln c` [stopping paper, eq. 4].
 ///
 /// # Domain
-/// As [`log_ei`], and `cost > 0` finite. `-inf` where `EI = 0`. With `σ = 0` and `y - μ = c`
+/// As [`log_ei`](crate::log_ei()), and `cost > 0` finite. `-inf` where `EI = 0`. With `σ = 0` and `y - μ = c`
 /// the result is exactly `0`.
 ///
 /// # Accuracy
@@ -80,7 +80,7 @@ pub fn log_eipc_with(
 /// [stopping paper, eq. 13]. `ln c̃ = m - s²/2` is enclosed directly, never rounded to f64.
 ///
 /// # Domain
-/// As [`log_ei`]; `m` finite, `s ≥ 0` finite.
+/// As [`log_ei`](crate::log_ei()); `m` finite, `s ≥ 0` finite.
 ///
 /// # Accuracy
 /// Certified enclosure, `value` correctly rounded; against mpmath in `tests/mpmath_data.rs`,
@@ -115,7 +115,7 @@ pub fn log_eipc_inv_with(
 /// [stopping paper, eq. 14]. The form for which the stopping rule matches PBGI.
 ///
 /// # Domain
-/// As [`log_ei`]; `m` finite, `s ≥ 0` finite.
+/// As [`log_ei`](crate::log_ei()); `m` finite, `s ≥ 0` finite.
 ///
 /// # Accuracy
 /// Certified enclosure, `value` correctly rounded; against mpmath in `tests/mpmath_data.rs`.

@@ -819,7 +819,7 @@ pub fn pbgi_with(mu: f64, sigma: f64, cost: f64, acc: &Accuracy) -> Result<Certi
     solve("pbgi", exact(mu), exact(sigma), &cost, acc.max_bits, acc)
 }
 
-/// [`pbgi_with`] without its fast path: the certified bisection of [`solve`] alone (bracket from
+/// [`pbgi_with`] without its fast path: the certified bisection (`solve`, proof note §6) alone (bracket from
 /// the asymptotics, regula-falsi proposals, bisection over the ordered doubles). The same
 /// contract and the same results as [`pbgi_with`] (`tests/pbgi_fast_path.rs` checks identical
 /// values and overlapping enclosures); it exists as the independent path the fast path is tested

@@ -362,7 +362,7 @@ fn breakpoint_down(x: &Rational) -> Float {
     Float::with_val_round(BREAKPOINT_PREC, x, Round::Down).0
 }
 
-/// `E[min(y0, min_i max(X_i, g_i))]` by [`KwwQuadrature`].
+/// `E[min(y0, min_i max(X_i, g_i))]` by [`kww_quadrature`].
 #[derive(Clone, Debug)]
 struct KwwObjective {
     value: Float,
