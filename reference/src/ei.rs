@@ -387,18 +387,7 @@ mod tests {
     fn exact_distance_is_the_exact_difference() {
         widen_exponent_range();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(74);
-        let mut values = vec![
-            0.0,
-            -0.0,
-            5e-324,
-            -5e-324,
-            2.2250738585072014e-308,
-            f64::MAX,
-            -f64::MAX,
-            1.0,
-            -1.0,
-            0.1,
-        ];
+        let mut values = crate::test_points::EDGE_DOUBLES.to_vec();
         for _ in 0..300 {
             let e = rng.gen_range(-60..60);
             values.push(rng.gen_range(-2.0..2.0) * 2f64.powi(e));

@@ -409,20 +409,7 @@ mod tests {
         use rand::{Rng, SeedableRng};
         widen_exponent_range();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-        let mut values = vec![
-            0.0,
-            -0.0,
-            5e-324,
-            -5e-324,
-            2.2250738585072014e-308,
-            2.225073858507201e-308,
-            1.0,
-            -1.0,
-            0.1,
-            f64::MAX,
-            f64::MIN,
-            f64::EPSILON,
-        ];
+        let mut values = crate::test_points::EDGE_DOUBLES.to_vec();
         values.extend((0..300).map(|_| {
             f64::from_bits(
                 rng.gen::<u64>() & !(0x7ffu64 << 52) | (u64::from(rng.gen_range(0u32..2047)) << 52),

@@ -1,7 +1,28 @@
-//! Input sets shared by the tests that check a front door against the Ziv loop (`ei`, `log_ei`):
-//! one generator, so that both functions are checked on the same kinds of points.
+//! Input sets shared by the reference's tests: the doubles at f64's edges, and the points on
+//! which the front doors are checked against the Ziv loop (`ei`, `log_ei`), so that the tests
+//! draw on one list and one generator.
 
 use rand::Rng;
+
+/// Doubles at f64's edges: zeros of both signs, the smallest subnormals, the largest subnormal
+/// and the smallest normal, ±1, ±0.1, ±`f64::MAX` and `f64::EPSILON`.
+pub(crate) const EDGE_DOUBLES: [f64; 15] = [
+    0.0,
+    -0.0,
+    5e-324,
+    -5e-324,
+    2.225073858507201e-308,
+    2.2250738585072014e-308,
+    -2.2250738585072014e-308,
+    1.0,
+    -1.0,
+    0.1,
+    -0.1,
+    f64::MAX,
+    -f64::MAX,
+    f64::EPSILON,
+    -f64::EPSILON,
+];
 
 /// `n_bo_like` BO-like points `(μ, σ, y)`: `σ = 10^U(-2, 2)`, `μ = U(-1, 1)`, `z ~ N(0, 2²)`,
 /// `y = μ + zσ`; then `n_scaled` stress points: scales from `10^-300` to `10^300`, `y = μ`,

@@ -793,21 +793,14 @@ mod tests {
             assert_eq!(wide(&g).cmp(&wide(&g)), Ordering::Equal);
         }
         // from_f64_magnitude: |x| exactly, normal and subnormal doubles, zeros, extremes.
-        for x in [
-            0.0,
-            -0.0,
-            5e-324,
-            -5e-324,
-            2.2250738585072014e-308,
-            f64::MAX,
-            -f64::MAX,
-            1.0,
-            -0.1,
-        ]
-        .into_iter()
-        .chain((0..20_000).map(|_| {
-            f64::from_bits(rng.gen::<u64>() & !(0x7ff << 52) | (rng.gen_range(0..2047u64) << 52))
-        })) {
+        for x in crate::test_points::EDGE_DOUBLES
+            .into_iter()
+            .chain((0..20_000).map(|_| {
+                f64::from_bits(
+                    rng.gen::<u64>() & !(0x7ff << 52) | (rng.gen_range(0..2047u64) << 52),
+                )
+            }))
+        {
             let w = Wide::from_f64_magnitude(x);
             assert!(
                 same(&w.to_float(53), &Float::with_val(53, x.abs())),
