@@ -6,10 +6,14 @@
 //! `struct`, `enum`, `trait`, `const`, `type` or `mod` `name`), or `path#text` (a Markdown
 //! heading of the file containing `text`, backticks of the heading left out). Other code spans
 //! (formulas) are not references. Every public function of the two crates has a row.
+//!
+//! The mathematics document `MATH.md` (repository root) is cited throughout the tree as
+//! `MATH.md, "Heading"` or `MATH.md "Heading"`: every such quoted name must be a heading of it.
+//! And every relative link of the README and of `docs/` must lead to a file of the repository.
 use std::path::{Path, PathBuf};
 
-/// The directories a reference may start with (the repository's top level).
-const ROOTS: [&str; 9] = [
+/// The directories and root files a reference may start with (the repository's top level).
+const ROOTS: [&str; 10] = [
     "reference/",
     "fast/",
     "conformance/",
@@ -18,7 +22,8 @@ const ROOTS: [&str; 9] = [
     "bench/",
     "lab/",
     "python/",
-    "shared/",
+    "docs/",
+    "MATH.md",
 ];
 
 fn repository() -> PathBuf {
@@ -201,4 +206,198 @@ fn a_missing_path_item_or_section_is_reported() {
     // A prefix of a longer name is not the item: `ei` is not `ei_slice`'s definition.
     assert!(unresolved(&root, "fast/src/log_ei.rs::log_ei_sl").is_some());
     assert!(unresolved(&root, "proofs-notes/stopping-equivalence.md#Step 99").is_some());
+}
+
+/// The directories never scanned for citations: build outputs, environments, version control.
+const SKIPPED: [&str; 5] = ["target", ".venv", ".venv-bench", ".git", "node_modules"];
+
+/// Every `.rs`, `.md` and `.py` file of the tree under `dir`, skipping [`SKIPPED`].
+fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if path.is_dir() {
+            if !SKIPPED.contains(&name.as_ref()) {
+                source_files(&path, out);
+            }
+        } else if ["rs", "md", "py"]
+            .iter()
+            .any(|ext| path.extension().is_some_and(|e| e == *ext))
+        {
+            out.push(path);
+        }
+    }
+}
+
+/// The names a Markdown file answers to as headings: each heading's text (backticks left out),
+/// and for a heading `Name (ABBR)` also `Name` and `ABBR`.
+fn heading_names(markdown: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in markdown.lines() {
+        let Some(text) = line.strip_prefix('#') else {
+            continue;
+        };
+        let text = text.trim_start_matches('#').trim().replace('`', "");
+        if let Some(stripped) = text.strip_suffix(')') {
+            if let Some((name, abbreviation)) = stripped.rsplit_once(" (") {
+                names.push(name.to_string());
+                names.push(abbreviation.to_string());
+            }
+        }
+        names.push(text);
+    }
+    names
+}
+
+/// The text of a source file as prose: comment markers at the start of each line dropped,
+/// escaped quotes unescaped and the lines joined by single spaces, so that a citation wrapped
+/// over two comment lines reads as one.
+fn as_prose(text: &str) -> String {
+    let mut prose = String::new();
+    for line in text.lines() {
+        let line = line.trim_start();
+        let line = ["//!", "///", "//", "#"]
+            .iter()
+            .find_map(|marker| line.strip_prefix(marker))
+            .unwrap_or(line);
+        prose.push_str(line.trim());
+        prose.push(' ');
+    }
+    prose.replace("\\\"", "\"")
+}
+
+/// The headings cited in `prose`: the quoted name after each `MATH.md, "` or `MATH.md "`, and
+/// the names chained after it (`"A" and "B"`, `"A", "B"`).
+fn cited_headings(prose: &str) -> Vec<String> {
+    let mut cited = Vec::new();
+    for (at, _) in prose.match_indices("MATH.md") {
+        let mut rest = &prose[at + "MATH.md".len()..];
+        rest = rest.strip_prefix(',').unwrap_or(rest);
+        rest = rest.strip_prefix(' ').unwrap_or(rest);
+        while let Some(quoted) = rest.strip_prefix('"') {
+            let Some(end) = quoted.find('"') else {
+                cited.push(quoted.chars().take(60).collect());
+                break;
+            };
+            cited.push(quoted[..end].split_whitespace().collect::<Vec<_>>().join(" "));
+            rest = &quoted[end + 1..];
+            rest = match (rest.strip_prefix(" and "), rest.strip_prefix(", ")) {
+                (Some(next), _) | (None, Some(next)) if next.starts_with('"') => next,
+                _ => break,
+            };
+        }
+    }
+    cited
+}
+
+#[test]
+fn every_math_md_citation_names_a_heading_of_math_md() {
+    let root = repository();
+    let math = std::fs::read_to_string(root.join("MATH.md")).expect("MATH.md at the root");
+    let headings = heading_names(&math);
+    let mut files = Vec::new();
+    source_files(&root, &mut files);
+    let mut seen = 0;
+    let mut broken = Vec::new();
+    // This file's own examples are not citations.
+    files.retain(|f| !f.ends_with("conformance/tests/formula_index.rs"));
+    for file in &files {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        for heading in cited_headings(&as_prose(&text)) {
+            seen += 1;
+            if !headings.contains(&heading) {
+                let path = file.strip_prefix(&root).unwrap_or(file);
+                broken.push(format!("{}: \"{heading}\"", path.display()));
+            }
+        }
+    }
+    assert!(
+        seen > 40,
+        "only {seen} citations of MATH.md headings found: has the citation form changed?"
+    );
+    assert!(
+        broken.is_empty(),
+        "citations of MATH.md sections that are not headings of MATH.md:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn a_citation_wrapped_over_comment_lines_is_read_whole() {
+    let text = "//! (MATH.md, \"Gaussian\n//! building blocks\"), and MATH.md \"PBGI\"\n";
+    assert_eq!(
+        cited_headings(&as_prose(text)),
+        ["Gaussian building blocks", "PBGI"]
+    );
+    let chained = "/// (MATH.md, \"Expected improvement\" and \"Pandora's\n/// Box\", \"Derivatives\")";
+    assert_eq!(
+        cited_headings(&as_prose(chained)),
+        ["Expected improvement", "Pandora's Box", "Derivatives"]
+    );
+    let names = heading_names("## Pandora's Box Gittins index (PBGI)\n### `h` tails\n");
+    for name in ["Pandora's Box Gittins index (PBGI)", "Pandora's Box Gittins index", "PBGI"] {
+        assert!(names.contains(&name.to_string()), "{name}");
+    }
+    assert!(names.contains(&"h tails".to_string()));
+    assert!(!heading_names("## Theorem 1\n").contains(&"Theorem 2".to_string()));
+}
+
+/// The relative link targets of a Markdown text: `](target)` with the `#anchor` removed;
+/// web addresses, `mailto:` and pure anchors are not files.
+fn relative_links(markdown: &str) -> Vec<String> {
+    markdown
+        .match_indices("](")
+        .filter_map(|(at, _)| {
+            let rest = &markdown[at + 2..];
+            let target = &rest[..rest.find(')')?];
+            let target = target.split_whitespace().next().unwrap_or("");
+            let path = target.split('#').next().unwrap_or("");
+            let external = path.is_empty() || path.contains("://") || path.starts_with("mailto:");
+            (!external).then(|| path.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn every_relative_link_of_the_readme_and_docs_resolves() {
+    let root = repository();
+    let mut pages = vec![root.join("README.md"), root.join("MATH.md")];
+    source_files(&root.join("docs"), &mut pages);
+    pages.retain(|p| p.extension().is_some_and(|e| e == "md"));
+    assert!(pages.len() >= 4, "README.md, MATH.md and docs/: {pages:?}");
+    let mut broken = Vec::new();
+    let mut seen = 0;
+    for page in &pages {
+        let text = std::fs::read_to_string(page).expect("readable page");
+        let dir = page.parent().expect("a page lies in a directory");
+        for link in relative_links(&text) {
+            seen += 1;
+            let target = dir.join(&link);
+            let inside = target
+                .canonicalize()
+                .is_ok_and(|t| t.starts_with(root.canonicalize().expect("root")));
+            if !inside {
+                let path = page.strip_prefix(&root).unwrap_or(page);
+                broken.push(format!("{}: ({link})", path.display()));
+            }
+        }
+    }
+    assert!(seen > 20, "only {seen} relative links found");
+    assert!(
+        broken.is_empty(),
+        "relative links that lead to no file of the repository:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn relative_links_leave_out_addresses_and_anchors() {
+    let text = "[a](docs/a.md) [b](https://x.org/y) [c](#top) [d](../MATH.md#theorem-1 \"t\")";
+    assert_eq!(relative_links(text), ["docs/a.md", "../MATH.md"]);
 }
