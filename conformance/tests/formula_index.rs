@@ -283,7 +283,12 @@ fn cited_headings(prose: &str) -> Vec<String> {
                 cited.push(quoted.chars().take(60).collect());
                 break;
             };
-            cited.push(quoted[..end].split_whitespace().collect::<Vec<_>>().join(" "));
+            cited.push(
+                quoted[..end]
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
             rest = &quoted[end + 1..];
             rest = match (rest.strip_prefix(" and "), rest.strip_prefix(", ")) {
                 (Some(next), _) | (None, Some(next)) if next.starts_with('"') => next,
@@ -335,38 +340,77 @@ fn a_citation_wrapped_over_comment_lines_is_read_whole() {
         cited_headings(&as_prose(text)),
         ["Gaussian building blocks", "PBGI"]
     );
-    let chained = "/// (MATH.md, \"Expected improvement\" and \"Pandora's\n/// Box\", \"Derivatives\")";
+    let chained =
+        "/// (MATH.md, \"Expected improvement\" and \"Pandora's\n/// Box\", \"Derivatives\")";
     assert_eq!(
         cited_headings(&as_prose(chained)),
         ["Expected improvement", "Pandora's Box", "Derivatives"]
     );
     let names = heading_names("## Pandora's Box Gittins index (PBGI)\n### `h` tails\n");
-    for name in ["Pandora's Box Gittins index (PBGI)", "Pandora's Box Gittins index", "PBGI"] {
+    for name in [
+        "Pandora's Box Gittins index (PBGI)",
+        "Pandora's Box Gittins index",
+        "PBGI",
+    ] {
         assert!(names.contains(&name.to_string()), "{name}");
     }
     assert!(names.contains(&"h tails".to_string()));
     assert!(!heading_names("## Theorem 1\n").contains(&"Theorem 2".to_string()));
 }
 
-/// The relative link targets of a Markdown text: `](target)` with the `#anchor` removed;
-/// web addresses, `mailto:` and pure anchors are not files.
-fn relative_links(markdown: &str) -> Vec<String> {
+/// The relative links of a Markdown text, as `(path, anchor)`: `](path#anchor)`, with an
+/// empty path for a link into the same page; web addresses and `mailto:` are left out.
+fn relative_links(markdown: &str) -> Vec<(String, String)> {
     markdown
         .match_indices("](")
         .filter_map(|(at, _)| {
             let rest = &markdown[at + 2..];
             let target = &rest[..rest.find(')')?];
             let target = target.split_whitespace().next().unwrap_or("");
-            let path = target.split('#').next().unwrap_or("");
-            let external = path.is_empty() || path.contains("://") || path.starts_with("mailto:");
-            (!external).then(|| path.to_string())
+            let (path, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let external = target.contains("://") || target.starts_with("mailto:");
+            (!external && !target.is_empty()).then(|| (path.to_string(), anchor.to_string()))
         })
         .collect()
+}
+
+/// The anchors GitHub gives the headings of a Markdown text: the heading's text without
+/// backticks, lower-cased, keeping letters, digits, spaces, `-` and `_`, spaces turned into
+/// `-`; a repeated anchor gets `-1`, `-2`, ... Headings inside fenced code blocks do not count.
+fn heading_anchors(markdown: &str) -> Vec<String> {
+    let mut anchors = Vec::new();
+    let mut repeats = std::collections::HashMap::new();
+    let mut fenced = false;
+    for line in markdown.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        }
+        let Some(text) = line.strip_prefix('#').filter(|_| !fenced) else {
+            continue;
+        };
+        let slug: String = text
+            .trim_start_matches('#')
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        let seen = repeats.entry(slug.clone()).or_insert(0u32);
+        anchors.push(if *seen == 0 {
+            slug
+        } else {
+            format!("{slug}-{seen}")
+        });
+        *seen += 1;
+    }
+    anchors
 }
 
 #[test]
 fn every_relative_link_of_the_readme_and_docs_resolves() {
     let root = repository();
+    let root_dir = root.canonicalize().expect("the repository");
     let mut pages = vec![root.join("README.md"), root.join("MATH.md")];
     source_files(&root.join("docs"), &mut pages);
     pages.retain(|p| p.extension().is_some_and(|e| e == "md"));
@@ -376,28 +420,61 @@ fn every_relative_link_of_the_readme_and_docs_resolves() {
     for page in &pages {
         let text = std::fs::read_to_string(page).expect("readable page");
         let dir = page.parent().expect("a page lies in a directory");
-        for link in relative_links(&text) {
+        let name = page
+            .strip_prefix(&root)
+            .unwrap_or(page)
+            .display()
+            .to_string();
+        for (path, anchor) in relative_links(&text) {
             seen += 1;
-            let target = dir.join(&link);
-            let inside = target
+            let target = if path.is_empty() {
+                page.clone()
+            } else {
+                dir.join(&path)
+            };
+            let Some(target) = target
                 .canonicalize()
-                .is_ok_and(|t| t.starts_with(root.canonicalize().expect("root")));
-            if !inside {
-                let path = page.strip_prefix(&root).unwrap_or(page);
-                broken.push(format!("{}: ({link})", path.display()));
+                .ok()
+                .filter(|t| t.starts_with(&root_dir))
+            else {
+                broken.push(format!("{name}: ({path}) is no file of the repository"));
+                continue;
+            };
+            let markdown = target.extension().is_some_and(|e| e == "md");
+            if anchor.is_empty() || !markdown {
+                continue;
+            }
+            let headings = std::fs::read_to_string(&target).expect("readable target");
+            if !heading_anchors(&headings).contains(&anchor) {
+                broken.push(format!("{name}: ({path}#{anchor}) names no heading"));
             }
         }
     }
     assert!(seen > 20, "only {seen} relative links found");
     assert!(
         broken.is_empty(),
-        "relative links that lead to no file of the repository:\n{}",
+        "links of the README and docs/ that lead nowhere:\n{}",
         broken.join("\n")
     );
 }
 
 #[test]
-fn relative_links_leave_out_addresses_and_anchors() {
+fn relative_links_and_anchors_are_read_as_github_does() {
     let text = "[a](docs/a.md) [b](https://x.org/y) [c](#top) [d](../MATH.md#theorem-1 \"t\")";
-    assert_eq!(relative_links(text), ["docs/a.md", "../MATH.md"]);
+    let links = relative_links(text);
+    let expected = [("docs/a.md", ""), ("", "top"), ("../MATH.md", "theorem-1")];
+    assert_eq!(links.len(), expected.len());
+    for ((path, anchor), (p, a)) in links.iter().zip(expected) {
+        assert_eq!((path.as_str(), anchor.as_str()), (p, a));
+    }
+    let page = "# Pandora's Box Gittins index (PBGI)\n## `pbgi check`\n## Notes\n## Notes\n```\n# not a heading\n```\n";
+    assert_eq!(
+        heading_anchors(page),
+        [
+            "pandoras-box-gittins-index-pbgi",
+            "pbgi-check",
+            "notes",
+            "notes-1"
+        ]
+    );
 }
