@@ -20,79 +20,33 @@ Peers:
   time).
 
 Run through `bench/run` (which uses .venv-bench/); options: --points N, --rounds K,
---repeats R. With
-`--update-readme` it also writes the table into the project README, between the lines
-`<!-- compare_fast_vs_botorch: begin -->` and `<!-- compare_fast_vs_botorch: end -->`.
+--repeats R. With `--update-results` (or `--update-readme`) it also writes the table to
+`docs/results/compare_fast_vs_botorch.md`. The points, the timer and the peers are shared with
+`compare_python_vs_botorch.py` (`bench/_common.py`).
 """
-import argparse
 import json
-import math
 import os
 import subprocess
 import sys
 import tempfile
-import time
-import warnings
 
 import numpy as np
-import torch
 
-warnings.filterwarnings("ignore", category=FutureWarning)  # torch.jit notices from BoTorch's import
-from botorch.acquisition.analytic import (  # noqa: E402
-    _ei_helper,
-    _log_ei_helper,
-    _scaled_improvement,
+from _common import (  # bench/ is the script's directory
+    ROOT,
+    best_time,
+    bo_points,
+    botorch_ei,
+    botorch_log_ei,
+    head_commit,
+    load_botorch,
+    parser,
+    speed_rows,
+    today,
+    torch_bisection100,
+    torch_one_thread,
+    write_result,
 )
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-from readme_table import head_commit, update_readme  # noqa: E402 (bench/ is the script's directory)
-
-
-def bo_points(n, seed=20261121):
-    rng = np.random.default_rng(seed)
-    mu = rng.standard_normal(n)
-    sigma = 10.0 ** rng.uniform(-2.0, math.log10(2.0), n)
-    cost = 10.0 ** rng.uniform(-4.0, 0.0, n)
-    return mu, sigma, -1.0, cost
-
-
-def best_time(repeats, f):
-    best = math.inf
-    for _ in range(repeats):
-        t = time.perf_counter()
-        f()
-        best = min(best, time.perf_counter() - t)
-    return best
-
-
-def botorch_ei(mean, sigma, best_f):
-    return sigma * _ei_helper(_scaled_improvement(mean, sigma, best_f, False))
-
-
-def botorch_log_ei(mean, sigma, best_f):
-    return _log_ei_helper(_scaled_improvement(mean, sigma, best_f, False)) + sigma.log()
-
-
-def torch_bisection100(mean, sigma, cost):
-    """The papers' PBGI solver in the minimisation convention: g with EI(mu, sigma; g) = c."""
-
-    def excess(g):
-        return botorch_ei(mean, sigma, g) - cost
-
-    lo = torch.full_like(mean, -1.0)
-    hi = torch.full_like(mean, 1.0)
-    while bool(torch.any(excess(lo) > 0)):
-        lo = 2 * lo
-    while bool(torch.any(excess(hi) < 0)):
-        hi = 2 * hi
-    mid = (lo + hi) / 2
-    for _ in range(100):
-        s = torch.sign(excess(mid))
-        lo = torch.where(s <= 0, mid, lo)
-        hi = torch.where(s >= 0, mid, hi)
-        mid = (lo + hi) / 2
-    return mid
 
 
 def write_points(d, mu, sigma, y, cost):
@@ -110,14 +64,9 @@ def rust_times(d, repeats, bisection):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--points", type=int, default=1_000_000)
-    p.add_argument("--rounds", type=int, default=7)
-    p.add_argument("--repeats", type=int, default=3)
-    p.add_argument("--update-readme", action="store_true",
-                   help="also write the table into README.md (between its markers)")
-    a = p.parse_args()
-    torch.set_num_threads(1)
+    a = parser(__doc__, {"points": 1_000_000, "rounds": 7, "repeats": 3}).parse_args()
+    torch = torch_one_thread()
+    load_botorch()
     mu, sigma, y, cost = bo_points(a.points)
 
     tm, ts, tc = (torch.from_numpy(v) for v in (mu, sigma, cost))
@@ -159,7 +108,7 @@ def main():
     commit = head_commit()
     lines = [
         f"`bench/compare_fast_vs_botorch.py` at {commit}, "
-        f"{time.strftime('%Y-%m-%d', time.gmtime())}: {n} BO-like points (seed 20261121), "
+        f"{today()}: {n} BO-like points (seed 20261121), "
         f"1 thread, {a.rounds} interleaved rounds of ours then BoTorch, each the min of "
         f"{a.repeats} runs; medians over the rounds (ratios: median of the per-round ratios; "
         f"bisections: 1 run); slices on the `{simd_path}` "
@@ -174,11 +123,10 @@ def main():
         ("PBGI", "pbgi_slice", "bisection100 in torch", "torch_bisection100", "<= 0.02 (50x)"),
         ("PBGI", "pbgi_slice", "pbgi_bisection100 (Rust)", "pbgi_bisection100", "<= 0.02 (50x)"),
     ]
-    for fn, mine, peer_name, peer_key, target in rows:
-        r = ratio(mine, peer_key)
-        speed = f" ({1 / r:.0f}x faster)" if r < 0.1 else ""
-        lines.append(f"| {fn} | `{mine}` | {every[mine]:.1f} | {peer_name} | "
-                     f"{every[peer_key]:.1f} | {r:.3f}{speed} | {target} |")
+    lines += speed_rows(
+        (fn, mine, every[mine], peer_name, every[peer_key], ratio(mine, peer_key), target)
+        for fn, mine, peer_name, peer_key, target in rows
+    )
     lines += [
         "",
         "Other fast kernels on the same points (ns/point): "
@@ -194,8 +142,8 @@ def main():
     print(f"(the torch bisection's index, sanity check: finite for "
           f"{np.isfinite(g_torch).sum()} of {n}, scale |mu| + |g - mu| up to "
           f"{g_bisect_scale.max():.3g})")
-    if a.update_readme:
-        return update_readme("compare_fast_vs_botorch", table)
+    if a.update_results:
+        return write_result("compare_fast_vs_botorch", __doc__.splitlines()[0].rstrip("."), table)
     return 0
 
 

@@ -1,6 +1,6 @@
 """The `pbgi` Python package beside BoTorch and the papers' bisection, from Python, in one run.
 
-The same BO-like points and the same peers as `compare_fast_vs_botorch.py` (imported from it):
+The same BO-like points and the same peers as `compare_fast_vs_botorch.py` (`bench/_common.py`):
 BoTorch's float64 EI / LogEI path (`sigma * _ei_helper(u)`, `_log_ei_helper(u) + ln sigma`) on
 torch tensors, and the papers' 100-step PBGI bisection written in torch. Ours: `pbgi.fast.ei`,
 `pbgi.fast.log_ei`, `pbgi.fast.pbgi` on numpy arrays (contiguous float64, so no copy), writing
@@ -10,32 +10,36 @@ over REPEATS runs (the torch bisection: 1 run), in ns per point.
 
 The package is the one `bash setup.sh` builds into python/pbgi/ (an abi3 extension, so the
 benchmark environment's Python imports it from there). Run through `bench/run`; options:
---points N, --repeats R. With `--update-readme` it also writes the table into the project
-README, between the lines `<!-- compare_python_vs_botorch: begin -->` and `... end -->`.
+--points N, --repeats R. With `--update-results` (or `--update-readme`) it also writes the table
+to `docs/results/compare_python_vs_botorch.md`. The points, the timer and the peers are shared
+with `compare_fast_vs_botorch.py` (`bench/_common.py`).
 """
-import argparse
 import os
 import sys
-import time
 
 import numpy as np
-import torch
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
-try:
-    import pbgi
-except ImportError as error:
-    sys.exit(f"compare_python_vs_botorch.py: cannot import pbgi ({error}); run `bash setup.sh` first")
-
-from readme_table import head_commit, update_readme  # noqa: E402 (bench/ is the script's directory)
-from compare_fast_vs_botorch import (  # noqa: E402  (the shared points and peers)
+from _common import (  # bench/ is the script's directory
+    ROOT,
     best_time,
     bo_points,
     botorch_ei,
     botorch_log_ei,
+    head_commit,
+    load_botorch,
+    parser,
+    speed_rows,
+    today,
     torch_bisection100,
+    torch_one_thread,
+    write_result,
 )
+
+sys.path.insert(0, os.path.join(ROOT, "python"))
+try:
+    import pbgi
+except ImportError as error:
+    sys.exit(f"compare_python_vs_botorch.py: cannot import pbgi ({error}); run `bash setup.sh` first")
 
 
 def ulp_distance(a, b):
@@ -48,13 +52,9 @@ def ulp_distance(a, b):
     return np.abs(ordered(a) - ordered(b))
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--points", type=int, default=1_000_000)
-    p.add_argument("--repeats", type=int, default=5)
-    p.add_argument("--update-readme", action="store_true",
-                   help="also write the table into README.md (between its markers)")
-    a = p.parse_args()
-    torch.set_num_threads(1)
+    a = parser(__doc__, {"points": 1_000_000, "repeats": 5}).parse_args()
+    torch = torch_one_thread()
+    load_botorch()
     os.environ.setdefault("RAYON_NUM_THREADS", "1")
     n = a.points
     mu, sigma, y, cost = bo_points(n)
@@ -97,7 +97,7 @@ def main():
     commit = head_commit()
     lines = [
         f"`bench/compare_python_vs_botorch.py` at {commit}, "
-        f"{time.strftime('%Y-%m-%d', time.gmtime())}: {n} BO-like points, 1 thread, "
+        f"{today()}: {n} BO-like points, 1 thread, "
         f"min of {a.repeats} runs (torch bisection: 1 run); torch {torch.__version__} "
         f"(threads: {torch.get_num_threads()}), numpy {np.__version__}.",
         "",
@@ -109,11 +109,10 @@ def main():
         ("LogEI", "log_ei", "pbgi.fast.log_ei(..., out=)", "BoTorch _log_ei_helper(u) + ln sigma", "<= 0.5"),
         ("PBGI", "pbgi", "pbgi.fast.pbgi(..., out=)", "bisection100 in torch", "<= 0.02 (50x)"),
     ]
-    for fn, key, mine, peer_name, target in rows:
-        r = ours[key] / peer[key]
-        speed = f" ({1 / r:.0f}x faster)" if r < 0.1 else ""
-        lines.append(f"| {fn} | `{mine}` | {ours[key]:.1f} | {peer_name} | {peer[key]:.1f} | "
-                     f"{r:.3f}{speed} | {target} |")
+    lines += speed_rows(
+        (fn, mine, ours[key], peer_name, peer[key], ours[key] / peer[key], target)
+        for fn, key, mine, peer_name, target in rows
+    )
     lines += [
         "",
         "Without `out=` (a new result array each call), ns/point: "
@@ -126,8 +125,9 @@ def main():
     ]
     table = "\n".join(lines) + "\n"
     print(table)
-    if a.update_readme:
-        return update_readme("compare_python_vs_botorch", table)
+    if a.update_results:
+        return write_result("compare_python_vs_botorch", __doc__.splitlines()[0].rstrip("."),
+                            table)
     return 0
 
 if __name__ == "__main__":

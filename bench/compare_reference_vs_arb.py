@@ -17,8 +17,8 @@ What is timed, per point (wall clock, 1 thread, best of REPEATS runs):
 
 Points: BO-like, seeded: σ = 10^U(−2, 2), μ = U(−1, 1); EI: z = N(0, 2); PBGI: c/σ = 10^U(−4, 1).
 Prints a Markdown table with µs per call and the ratio Arb / ours (> 1: ours is faster).
-With `--update-readme` it also writes the table into the project README, between the lines
-`<!-- compare_reference_vs_arb: begin -->` and `<!-- compare_reference_vs_arb: end -->`.
+With `--update-results` (or `--update-readme`) it also writes the table to
+`docs/results/compare_reference_vs_arb.md` (`bench/_common.py`).
 """
 import math
 import os
@@ -31,9 +31,7 @@ import time
 import flint
 from flint import arb, ctx
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-from readme_table import head_commit, update_readme  # noqa: E402 (bench/ is the script's directory)
+from _common import ROOT, head_commit, today, update_requested, write_result  # noqa: E402 (bench/)
 N_EI = 40000
 N_PBGI = 2000
 REPEATS = 3
@@ -109,7 +107,7 @@ def best(f):
 
 
 def pbgi_binary():
-    subprocess.run(["cargo", "build", "-q", "--release", "-p", "pbgi-conformance", "--bin", "pbgi"],
+    subprocess.run(["cargo", "build", "-q", "--release", "-p", "pbgi-cli", "--bin", "pbgi"],
                    cwd=ROOT, check=True)
     return os.path.join(ROOT, "target", "release", "pbgi")
 
@@ -149,7 +147,7 @@ def main():
     commit = head_commit()
     table = "\n".join([
         f"`bench/compare_reference_vs_arb.py` at {commit}, "
-        f"{time.strftime('%Y-%m-%d', time.gmtime())}: {N_EI} EI/LogEI and {N_PBGI} PBGI "
+        f"{today()}: {N_EI} EI/LogEI and {N_PBGI} PBGI "
         f"points (seed 20261122), best of {REPEATS}; Arb: python-flint {flint.__version__}, "
         f"128-bit balls, Python calls; ours: `pbgi eval` (reference engine), CSV in and out "
         f"(value, lower, upper), process start-up included.",
@@ -159,8 +157,9 @@ def main():
         *rows,
     ]) + "\n"
     print(table)
-    if "--update-readme" in sys.argv[1:]:
-        return update_readme("compare_reference_vs_arb", table)
+    if update_requested():
+        title = " ".join(__doc__.split("\n\n")[0].split()).rstrip(".")
+        return write_result("compare_reference_vs_arb", title, table)
     return 0
 
 

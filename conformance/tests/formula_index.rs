@@ -6,10 +6,14 @@
 //! `struct`, `enum`, `trait`, `const`, `type` or `mod` `name`), or `path#text` (a Markdown
 //! heading of the file containing `text`, backticks of the heading left out). Other code spans
 //! (formulas) are not references. Every public function of the two crates has a row.
+//!
+//! The mathematics document `MATH.md` (repository root) is cited throughout the tree as
+//! `MATH.md, "Heading"` or `MATH.md "Heading"`: every such quoted name must be a heading of it.
+//! And every relative link of the README and of `docs/` must lead to a file of the repository.
 use std::path::{Path, PathBuf};
 
-/// The directories a reference may start with (the repository's top level).
-const ROOTS: [&str; 9] = [
+/// The directories and root files a reference may start with (the repository's top level).
+const ROOTS: [&str; 10] = [
     "reference/",
     "fast/",
     "conformance/",
@@ -18,7 +22,8 @@ const ROOTS: [&str; 9] = [
     "bench/",
     "lab/",
     "python/",
-    "shared/",
+    "docs/",
+    "MATH.md",
 ];
 
 fn repository() -> PathBuf {
@@ -201,4 +206,275 @@ fn a_missing_path_item_or_section_is_reported() {
     // A prefix of a longer name is not the item: `ei` is not `ei_slice`'s definition.
     assert!(unresolved(&root, "fast/src/log_ei.rs::log_ei_sl").is_some());
     assert!(unresolved(&root, "proofs-notes/stopping-equivalence.md#Step 99").is_some());
+}
+
+/// The directories never scanned for citations: build outputs, environments, version control.
+const SKIPPED: [&str; 5] = ["target", ".venv", ".venv-bench", ".git", "node_modules"];
+
+/// Every `.rs`, `.md` and `.py` file of the tree under `dir`, skipping [`SKIPPED`].
+fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if path.is_dir() {
+            if !SKIPPED.contains(&name.as_ref()) {
+                source_files(&path, out);
+            }
+        } else if ["rs", "md", "py"]
+            .iter()
+            .any(|ext| path.extension().is_some_and(|e| e == *ext))
+        {
+            out.push(path);
+        }
+    }
+}
+
+/// The names a Markdown file answers to as headings: each heading's text (backticks left out),
+/// and for a heading `Name (ABBR)` also `Name` and `ABBR`.
+fn heading_names(markdown: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in markdown.lines() {
+        let Some(text) = line.strip_prefix('#') else {
+            continue;
+        };
+        let text = text.trim_start_matches('#').trim().replace('`', "");
+        if let Some(stripped) = text.strip_suffix(')') {
+            if let Some((name, abbreviation)) = stripped.rsplit_once(" (") {
+                names.push(name.to_string());
+                names.push(abbreviation.to_string());
+            }
+        }
+        names.push(text);
+    }
+    names
+}
+
+/// The text of a source file as prose: comment markers at the start of each line dropped,
+/// escaped quotes unescaped and the lines joined by single spaces, so that a citation wrapped
+/// over two comment lines reads as one.
+fn as_prose(text: &str) -> String {
+    let mut prose = String::new();
+    for line in text.lines() {
+        let line = line.trim_start();
+        let line = ["//!", "///", "//", "#"]
+            .iter()
+            .find_map(|marker| line.strip_prefix(marker))
+            .unwrap_or(line);
+        prose.push_str(line.trim());
+        prose.push(' ');
+    }
+    prose.replace("\\\"", "\"")
+}
+
+/// The headings cited in `prose`: the quoted name after each `MATH.md, "` or `MATH.md "`, and
+/// the names chained after it (`"A" and "B"`, `"A", "B"`).
+fn cited_headings(prose: &str) -> Vec<String> {
+    let mut cited = Vec::new();
+    for (at, _) in prose.match_indices("MATH.md") {
+        let mut rest = &prose[at + "MATH.md".len()..];
+        rest = rest.strip_prefix(',').unwrap_or(rest);
+        rest = rest.strip_prefix(' ').unwrap_or(rest);
+        while let Some(quoted) = rest.strip_prefix('"') {
+            let Some(end) = quoted.find('"') else {
+                cited.push(quoted.chars().take(60).collect());
+                break;
+            };
+            cited.push(
+                quoted[..end]
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+            rest = &quoted[end + 1..];
+            rest = match (rest.strip_prefix(" and "), rest.strip_prefix(", ")) {
+                (Some(next), _) | (None, Some(next)) if next.starts_with('"') => next,
+                _ => break,
+            };
+        }
+    }
+    cited
+}
+
+#[test]
+fn every_math_md_citation_names_a_heading_of_math_md() {
+    let root = repository();
+    let math = std::fs::read_to_string(root.join("MATH.md")).expect("MATH.md at the root");
+    let headings = heading_names(&math);
+    let mut files = Vec::new();
+    source_files(&root, &mut files);
+    let mut seen = 0;
+    let mut broken = Vec::new();
+    // This file's own examples are not citations.
+    files.retain(|f| !f.ends_with("conformance/tests/formula_index.rs"));
+    for file in &files {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        for heading in cited_headings(&as_prose(&text)) {
+            seen += 1;
+            if !headings.contains(&heading) {
+                let path = file.strip_prefix(&root).unwrap_or(file);
+                broken.push(format!("{}: \"{heading}\"", path.display()));
+            }
+        }
+    }
+    assert!(
+        seen > 40,
+        "only {seen} citations of MATH.md headings found: has the citation form changed?"
+    );
+    assert!(
+        broken.is_empty(),
+        "citations of MATH.md sections that are not headings of MATH.md:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn a_citation_wrapped_over_comment_lines_is_read_whole() {
+    let text = "//! (MATH.md, \"Gaussian\n//! building blocks\"), and MATH.md \"PBGI\"\n";
+    assert_eq!(
+        cited_headings(&as_prose(text)),
+        ["Gaussian building blocks", "PBGI"]
+    );
+    let chained =
+        "/// (MATH.md, \"Expected improvement\" and \"Pandora's\n/// Box\", \"Derivatives\")";
+    assert_eq!(
+        cited_headings(&as_prose(chained)),
+        ["Expected improvement", "Pandora's Box", "Derivatives"]
+    );
+    let names = heading_names("## Pandora's Box Gittins index (PBGI)\n### `h` tails\n");
+    for name in [
+        "Pandora's Box Gittins index (PBGI)",
+        "Pandora's Box Gittins index",
+        "PBGI",
+    ] {
+        assert!(names.contains(&name.to_string()), "{name}");
+    }
+    assert!(names.contains(&"h tails".to_string()));
+    assert!(!heading_names("## Theorem 1\n").contains(&"Theorem 2".to_string()));
+}
+
+/// The relative links of a Markdown text, as `(path, anchor)`: `](path#anchor)`, with an
+/// empty path for a link into the same page; web addresses and `mailto:` are left out.
+fn relative_links(markdown: &str) -> Vec<(String, String)> {
+    markdown
+        .match_indices("](")
+        .filter_map(|(at, _)| {
+            let rest = &markdown[at + 2..];
+            let target = &rest[..rest.find(')')?];
+            let target = target.split_whitespace().next().unwrap_or("");
+            let (path, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let external = target.contains("://") || target.starts_with("mailto:");
+            (!external && !target.is_empty()).then(|| (path.to_string(), anchor.to_string()))
+        })
+        .collect()
+}
+
+/// The anchors GitHub gives the headings of a Markdown text: the heading's text without
+/// backticks, lower-cased, keeping letters, digits, spaces, `-` and `_`, spaces turned into
+/// `-`; a repeated anchor gets `-1`, `-2`, ... Headings inside fenced code blocks do not count.
+fn heading_anchors(markdown: &str) -> Vec<String> {
+    let mut anchors = Vec::new();
+    let mut repeats = std::collections::HashMap::new();
+    let mut fenced = false;
+    for line in markdown.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        }
+        let Some(text) = line.strip_prefix('#').filter(|_| !fenced) else {
+            continue;
+        };
+        let slug: String = text
+            .trim_start_matches('#')
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        let seen = repeats.entry(slug.clone()).or_insert(0u32);
+        anchors.push(if *seen == 0 {
+            slug
+        } else {
+            format!("{slug}-{seen}")
+        });
+        *seen += 1;
+    }
+    anchors
+}
+
+#[test]
+fn every_relative_link_of_the_readme_and_docs_resolves() {
+    let root = repository();
+    let root_dir = root.canonicalize().expect("the repository");
+    let mut pages = vec![root.join("README.md"), root.join("MATH.md")];
+    source_files(&root.join("docs"), &mut pages);
+    pages.retain(|p| p.extension().is_some_and(|e| e == "md"));
+    assert!(pages.len() >= 4, "README.md, MATH.md and docs/: {pages:?}");
+    let mut broken = Vec::new();
+    let mut seen = 0;
+    for page in &pages {
+        let text = std::fs::read_to_string(page).expect("readable page");
+        let dir = page.parent().expect("a page lies in a directory");
+        let name = page
+            .strip_prefix(&root)
+            .unwrap_or(page)
+            .display()
+            .to_string();
+        for (path, anchor) in relative_links(&text) {
+            seen += 1;
+            let target = if path.is_empty() {
+                page.clone()
+            } else {
+                dir.join(&path)
+            };
+            let Some(target) = target
+                .canonicalize()
+                .ok()
+                .filter(|t| t.starts_with(&root_dir))
+            else {
+                broken.push(format!("{name}: ({path}) is no file of the repository"));
+                continue;
+            };
+            let markdown = target.extension().is_some_and(|e| e == "md");
+            if anchor.is_empty() || !markdown {
+                continue;
+            }
+            let headings = std::fs::read_to_string(&target).expect("readable target");
+            if !heading_anchors(&headings).contains(&anchor) {
+                broken.push(format!("{name}: ({path}#{anchor}) names no heading"));
+            }
+        }
+    }
+    assert!(seen > 20, "only {seen} relative links found");
+    assert!(
+        broken.is_empty(),
+        "links of the README and docs/ that lead nowhere:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn relative_links_and_anchors_are_read_as_github_does() {
+    let text = "[a](docs/a.md) [b](https://x.org/y) [c](#top) [d](../MATH.md#theorem-1 \"t\")";
+    let links = relative_links(text);
+    let expected = [("docs/a.md", ""), ("", "top"), ("../MATH.md", "theorem-1")];
+    assert_eq!(links.len(), expected.len());
+    for ((path, anchor), (p, a)) in links.iter().zip(expected) {
+        assert_eq!((path.as_str(), anchor.as_str()), (p, a));
+    }
+    let page = "# Pandora's Box Gittins index (PBGI)\n## `pbgi check`\n## Notes\n## Notes\n```\n# not a heading\n```\n";
+    assert_eq!(
+        heading_anchors(page),
+        [
+            "pandoras-box-gittins-index-pbgi",
+            "pbgi-check",
+            "notes",
+            "notes-1"
+        ]
+    );
 }
