@@ -109,7 +109,7 @@ def best(f):
 
 
 def pbgi_binary():
-    subprocess.run(["cargo", "build", "-q", "--release", "-p", "pbgi-conformance", "--bin", "pbgi"],
+    subprocess.run(["cargo", "build", "-q", "--release", "-p", "pbgi-cli", "--bin", "pbgi"],
                    cwd=ROOT, check=True)
     return os.path.join(ROOT, "target", "release", "pbgi")
 

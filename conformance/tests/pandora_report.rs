@@ -1,21 +1,15 @@
-//! `pbgi pandora` reports on the fixture instances, against hand-computed values
-//! (`fixtures/pandora/theorem2_tie.json`: see its description and
+//! The Pandora report (of `pbgi pandora` and `pbgi.pandora`) on the fixture instances, against
+//! hand-computed values (`fixtures/pandora/theorem2_tie.json`: see its description and
 //! `reference/tests/pandora_theorem2.rs::hand_computed_budget_breakpoint`).
-use pbgi_conformance::cli::pandora::format::read_instance;
-use pbgi_conformance::cli::pandora::report::{
-    counterexample_report, instance_report, parse_tie, Exact,
-};
-use pbgi_conformance::cli::pandora::Engine;
+mod common;
+
+use common::pandora_fixture as fixture;
+use pbgi_conformance::pandora::format::read_instance;
+use pbgi_conformance::pandora::report::{counterexample_report, instance_report, parse_tie, Exact};
+use pbgi_conformance::pandora::Engine;
 use rug::float::Constant;
 use rug::ops::Pow;
 use rug::{Float, Rational};
-use std::path::PathBuf;
-
-fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../fixtures/pandora")
-        .join(name)
-}
 
 fn report(name: &str, tie: &str, budget: Option<&str>, engine: Engine) -> serde_json::Value {
     let path = fixture(name);

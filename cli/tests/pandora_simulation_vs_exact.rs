@@ -4,7 +4,7 @@
 //! simulator once opened the boxes of `two_boxes.json` in the wrong order (its f64 indices
 //! `0.5` and `0.4999999999999999` tie exactly at 1/2) and missed the exact cost by 62 standard
 //! errors.
-use std::process::Command;
+mod common;
 
 /// Monte Carlo band, in standard errors (seeded runs: the outcome is deterministic).
 const MC_SIGMAS: f64 = 4.0;
@@ -20,14 +20,11 @@ const FIXTURES: [&str; 5] = [
 ];
 
 fn run(fixture: &str, tie: &str) -> serde_json::Value {
-    let path = format!(
-        "{}/../fixtures/pandora/{fixture}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let out = Command::new(env!("CARGO_BIN_EXE_pbgi"))
+    let path = common::pandora_fixture(fixture);
+    let out = common::pbgi()
         .args([
             "pandora",
-            &path,
+            path.to_str().expect("UTF-8 path"),
             "--simulate",
             RUNS,
             "--seed",
