@@ -6,7 +6,7 @@ mod common;
 
 use common::{dev_full, pbgi, text};
 use std::io::{BufRead, BufReader, Write};
-use std::process::Stdio;
+use std::process::{Command, Stdio};
 
 /// `pbgi ARGS` with every standard stream piped.
 fn spawn_piped(args: &[&str]) -> std::process::Child {

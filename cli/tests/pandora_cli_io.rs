@@ -1,8 +1,8 @@
 //! `pbgi pandora` end to end under hostile conditions: a full disk, a reader that goes away,
 //! malformed or endless instance files. Each ends in a one-line error with status 2 (or a quiet
 //! stop with status 141), never a panic (statuses: `cli/src/io.rs`).
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::PathBuf;
+use std::process::{Output, Stdio};
 
 mod common;
 

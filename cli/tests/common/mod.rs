@@ -2,7 +2,7 @@
 //! full disk and scratch directories; and, from the conformance tests' shared module (one file
 //! for both crates), the seeded proptest configuration and the Pandora fixtures.
 // Each test file uses some of these.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
