@@ -80,20 +80,12 @@ fn map_fields<const K: usize, const M: usize, F>(
     });
 }
 
-/// Output arrays of one length, as slices (each named in its error).
-fn out_slices<'a, const M: usize>(
-    outs: [(&str, &'a mut PyReadwriteArray1<'_, f64>); M],
-) -> PyResult<[&'a mut [f64]; M]> {
-    let mut slices = Vec::with_capacity(M);
-    for (name, out) in outs {
-        slices.push(out_slice(name, out)?);
+/// Checks that the output arrays have one length.
+fn same_length(outs: &[&mut [f64]]) -> PyResult<()> {
+    if outs.iter().any(|o| o.len() != outs[0].len()) {
+        return Err(PyValueError::new_err("output arrays differ in length"));
     }
-    let differ = || PyValueError::new_err("output arrays differ in length");
-    if slices.iter().any(|o| o.len() != slices[0].len()) {
-        return Err(differ());
-    }
-    // `M` slices were pushed: the conversion cannot fail.
-    slices.try_into().map_err(|_| differ())
+    Ok(())
 }
 
 /// The value functions: `fast_NAME(py, ARGS..., out)` writes `pbgi_fast::NAME` at every element
@@ -146,7 +138,8 @@ macro_rules! fast_gradients {
                 $($a: PyReadonlyArray1<'_, f64>,)+
                 $(mut $field: PyReadwriteArray1<'_, f64>,)+
             ) -> PyResult<()> {
-                let outs = out_slices([$((stringify!($field), &mut $field)),+])?;
+                let outs = [$(out_slice(stringify!($field), &mut $field)?),+];
+                same_length(&outs)?;
                 let n = outs[0].len();
                 let args = [$(arg(stringify!($a), &$a, n)?),+];
                 map_fields(py, args, outs, |[$($a),+]| {
