@@ -6,18 +6,12 @@
 //! errors.
 mod common;
 
+use common::PANDORA_FIXTURES as FIXTURES;
+
 /// Monte Carlo band, in standard errors (seeded runs: the outcome is deterministic).
 const MC_SIGMAS: f64 = 4.0;
 const RUNS: &str = "100000";
 const SEED: &str = "1592590340";
-
-const FIXTURES: [&str; 5] = [
-    "two_boxes.json",
-    "must_open.json",
-    "mixed_normal.json",
-    "theorem2_tie.json",
-    "tie_at_outside.json",
-];
 
 fn run(fixture: &str, tie: &str) -> serde_json::Value {
     let path = common::pandora_fixture(fixture);

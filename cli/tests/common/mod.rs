@@ -9,7 +9,7 @@ use std::process::{Command, Output, Stdio};
 
 #[path = "../../../conformance/tests/common/mod.rs"]
 mod conformance_common;
-pub use conformance_common::{config, pandora_fixture};
+pub use conformance_common::{config, pandora_fixture, PANDORA_FIXTURES};
 
 /// The built `pbgi` binary, ready for arguments.
 pub fn pbgi() -> Command {

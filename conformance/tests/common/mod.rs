@@ -49,6 +49,15 @@ pub fn pandora_runner(cases: u32, seed: u64) -> TestRunner {
     })
 }
 
+/// The shipped Pandora instances (`fixtures/pandora/`).
+pub const PANDORA_FIXTURES: [&str; 5] = [
+    "two_boxes.json",
+    "must_open.json",
+    "mixed_normal.json",
+    "theorem2_tie.json",
+    "tie_at_outside.json",
+];
+
 /// The shipped Pandora instance `fixtures/pandora/NAME`.
 pub fn pandora_fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
