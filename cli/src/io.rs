@@ -2,7 +2,7 @@
 //! half-written or allowed to grow without bound.
 //!
 //! - **Standard output.** Rust ignores `SIGPIPE`, so a write to a closed pipe returns `EPIPE`
-//!   (and `println!` panics on it). Subcommands write through [`print`] / [`Stdout`] instead:
+//!   (and `println!` panics on it). Subcommands write through [`print()`] / [`Stdout`] instead:
 //!   `EPIPE` becomes [`CliError::BrokenPipe`] (the tool ends quietly with status
 //!   [`EXIT_BROKEN_PIPE`], as a shell reports a tool killed by `SIGPIPE`, so
 //!   `pbgi eval … | head -1` ends without a message), any other write error (`ENOSPC` on

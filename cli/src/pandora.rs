@@ -2,8 +2,8 @@
 //! solve a Pandora's Box instance and print a JSON report (indices in policy order, expected
 //! cost, best value and objective, and for small discrete instances the DP optimum and whether
 //! the policy attains it). `pbgi pandora --counterexample EPS,DELTA` prints the EI-per-cost
-//! counterexample instead. The file format is documented in [`format`]; the report is the
-//! library's ([`pbgi_conformance::pandora`]); here are the arguments and the terminal.
+//! counterexample instead. The file format is documented in [`format`](mod@format); the report
+//! is the library's ([`pbgi_conformance::pandora`]); here are the arguments and the terminal.
 use crate::{io, CliResult};
 use pbgi_conformance::pandora::{format, report};
 use pbgi_reference::pandora::work::{DEFAULT_MAX_WORK, MAX_STATES_CEILING};
