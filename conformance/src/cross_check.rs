@@ -359,7 +359,9 @@ pub fn measure(function: Function, per_stratum: usize) -> (Vec<Cell>, Vec<Refere
     cases.retain(|case| inputs::differentiable(function, &case.args));
     let exact: Vec<Result<Vec<f64>, String>> = cases
         .par_iter()
-        .map(|case| oracle::reference_outputs(function, &case.args).map_err(|e| e.message))
+        .map(|case| {
+            oracle::reference_outputs(function, &case.args).map_err(|e| e.message().to_string())
+        })
         .collect();
     let paths = Path::of(function);
     let fast: Vec<Vec<Vec<f64>>> = paths

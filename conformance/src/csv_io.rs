@@ -3,8 +3,8 @@
 //!
 //! Rows are read one at a time into a reused record, so memory does not grow with the number of
 //! rows. Lines starting with `#` are comments (the fixture files' headers use them).
-use crate::cli::io::{describe_size, MAX_RECORD_BYTES};
 use crate::function::{Bound, Function};
+use crate::limits::{describe_size, MAX_RECORD_BYTES};
 use std::fmt;
 use std::io::BufRead;
 use std::ops::Range;
@@ -253,13 +253,11 @@ impl<R: BufRead> ArgumentReader<R> {
         // Most rows are in the domain: their arguments' bounds admit them, and `check_domain`
         // (which would accept them) is asked only for the others, for its error.
         if self.check_domain && !args.iter().zip(&self.bounds).all(|(&v, b)| b.admits(v)) {
-            self.function
-                .check_domain(args)
-                .map_err(|(index, reason)| InputError {
-                    line,
-                    column: Some(columns[index].to_string()),
-                    reason,
-                })?;
+            self.function.check_domain(args).map_err(|e| InputError {
+                line,
+                column: Some(e.name.to_string()),
+                reason: e.message,
+            })?;
         }
         for (&index, &name) in self.extra_index.iter().zip(&self.extra_names) {
             let value = parse_number(field_of(plain, ends, record, index)).map_err(|reason| {
@@ -1300,7 +1298,7 @@ mod tests {
     /// buffer of its own, every record split), kept as the oracle of [`RecordLines`]: the
     /// records of `input` up to the end or the first error.
     fn records_by_lines(mut input: impl BufRead) -> (Vec<OracleRecord>, Option<InputError>) {
-        use crate::cli::io::{read_line_capped, LineRead};
+        use crate::limits::{read_line_capped, LineRead};
         let mut records = Vec::new();
         let mut line_count = 0u64;
         let mut bytes = Vec::new();

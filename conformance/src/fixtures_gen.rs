@@ -86,7 +86,7 @@ pub fn generate(function: Function) -> Result<String, String> {
                         "# omitted, the reference gives no value here: {} [{}]: {}",
                         crate::cross_check::describe_args(function, &case.args),
                         case.stratum,
-                        e.message
+                        e.message()
                     )))
                 }
             };

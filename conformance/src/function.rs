@@ -18,6 +18,39 @@
 //! that `pbgi-fast` has (the gradients per output column), and the unknown-cost variants, which
 //! are not (yet) offered by `eval`, `check` and the fixtures.
 
+/// An argument a function refuses (outside its domain, or refused by the reference): which one,
+/// by its position in [`Function::input_columns`] order **and** its name (the CSV column of
+/// `pbgi eval`/`check`, the parameter of the Python functions), the element of a vectorised
+/// call when there is one, and why. The command line prints the name, the Python extension the
+/// position and the element; both read them here, neither turns one into the other.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArgumentError {
+    /// Position of the argument in [`Function::input_columns`] order.
+    pub position: usize,
+    /// Name of the argument (its CSV column).
+    pub name: &'static str,
+    /// The element (index into the arrays) of a vectorised call; `None` for one row.
+    pub element: Option<usize>,
+    /// What was wrong, as a sentence for users.
+    pub message: String,
+}
+
+impl ArgumentError {
+    /// The same error, at element `element` of a vectorised call.
+    pub fn at_element(self, element: usize) -> ArgumentError {
+        ArgumentError {
+            element: Some(element),
+            ..self
+        }
+    }
+}
+
+impl std::fmt::Display for ArgumentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 /// What the domain asks of one argument besides being finite ([`Function::check_domain`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -52,7 +85,7 @@ impl Bound {
 }
 
 /// A function of the oracle (MATH.md names in the doc of each variant).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Function {
     /// `h(z) = zΦ(z) + φ(z)` (MATH.md, "Gaussian building blocks"). Columns `z`.
     H,
@@ -81,15 +114,12 @@ pub enum Function {
     /// LogEIPC-inv: `ln EI(μ, σ; y) − (m − s²/2)`, the cost replaced by `E[1/c]⁻¹` for
     /// `ln c ~ N(m, s²)` (stopping paper, eq. 13; MATH.md, "Unknown (log-normal) costs").
     /// Columns `mu,sigma,y,m,s`. In the conformance table only.
-    #[value(skip)]
     LogEipcInv,
     /// LogEIPC-exp: `ln EI(μ, σ; y) − (m + s²/2)`, the cost replaced by `E[c]` (stopping paper,
     /// eq. 14). Columns `mu,sigma,y,m,s`. In the conformance table only.
-    #[value(skip)]
     LogEipcExp,
     /// PBGI with the cost replaced by `E[c] = exp(m + s²/2)` for `ln c ~ N(m, s²)` (PBGI paper,
     /// B.4). Columns `mu,sigma,m,s`. In the conformance table only.
-    #[value(skip)]
     PbgiLognormal,
 }
 
@@ -211,13 +241,19 @@ impl Function {
 
     /// Checks that `args` (in [`Function::input_columns`] order) lie in the domain: every
     /// argument finite, `sigma ≥ 0`, `cost > 0`, `s ≥ 0` (each argument's [`Bound`]). On failure
-    /// returns the index of the offending argument and the reason.
-    pub fn check_domain(self, args: &[f64]) -> Result<(), (usize, String)> {
+    /// returns the offending argument (position and name) and the reason.
+    pub fn check_domain(self, args: &[f64]) -> Result<(), ArgumentError> {
         let columns = self.input_columns();
         debug_assert_eq!(columns.len(), args.len());
+        let refuse = |position: usize, message: String| ArgumentError {
+            position,
+            name: columns[position],
+            element: None,
+            message,
+        };
         for (index, (&name, &value)) in columns.iter().zip(args).enumerate() {
             if !value.is_finite() {
-                return Err((index, format!("{name} must be finite, got {value}")));
+                return Err(refuse(index, format!("{name} must be finite, got {value}")));
             }
             // Every condition below asks for `value ≤ 0`: positive values skip the names.
             if value > 0.0 {
@@ -225,15 +261,30 @@ impl Function {
             }
             match Bound::of(name) {
                 Bound::NonNegative if value < 0.0 => {
-                    return Err((index, format!("{name} must be >= 0, got {value}")));
+                    return Err(refuse(index, format!("{name} must be >= 0, got {value}")));
                 }
                 Bound::Positive if value <= 0.0 => {
-                    return Err((index, format!("{name} must be > 0, got {value}")));
+                    return Err(refuse(index, format!("{name} must be > 0, got {value}")));
                 }
                 _ => {}
             }
         }
         Ok(())
+    }
+
+    /// The argument error for the argument called `name` (a name of
+    /// [`Function::input_columns`]; position 0 for any other, which no caller passes).
+    pub fn argument_error(self, name: &'static str, message: String) -> ArgumentError {
+        ArgumentError {
+            position: self
+                .input_columns()
+                .iter()
+                .position(|&c| c == name)
+                .unwrap_or(0),
+            name,
+            element: None,
+            message,
+        }
     }
 
     /// The [`Bound`] of each argument, in [`Function::input_columns`] order.
@@ -256,6 +307,16 @@ impl Function {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The error of argument `position` called `name`, on one row.
+    fn refused(position: usize, name: &'static str, message: &str) -> ArgumentError {
+        ArgumentError {
+            position,
+            name,
+            element: None,
+            message: message.to_string(),
+        }
+    }
 
     /// The bounds admit exactly the arguments `check_domain` accepts: every function, 200 000
     /// rows of NaN, infinities, signed zeros, the smallest subnormals and ordinary values of
@@ -300,33 +361,33 @@ mod tests {
         assert_eq!(Function::Ei.check_domain(&[0.0, 0.0, 0.0]), Ok(()));
         assert_eq!(
             Function::Ei.check_domain(&[0.0, -1.0, 0.0]),
-            Err((1, "sigma must be >= 0, got -1".to_string()))
+            Err(refused(1, "sigma", "sigma must be >= 0, got -1"))
         );
         assert_eq!(
             Function::Pbgi.check_domain(&[0.0, 1.0, 0.0]),
-            Err((2, "cost must be > 0, got 0".to_string()))
+            Err(refused(2, "cost", "cost must be > 0, got 0"))
         );
         assert_eq!(
             Function::LogEipc.check_domain(&[f64::NAN, 1.0, 0.0, 1.0]),
-            Err((0, "mu must be finite, got NaN".to_string()))
+            Err(refused(0, "mu", "mu must be finite, got NaN"))
         );
         assert_eq!(
             Function::H.check_domain(&[f64::NEG_INFINITY]),
-            Err((0, "z must be finite, got -inf".to_string()))
+            Err(refused(0, "z", "z must be finite, got -inf"))
         );
         assert_eq!(
             Function::PbgiLognormal.check_domain(&[0.0, 1.0, 0.0, -0.5]),
-            Err((3, "s must be >= 0, got -0.5".to_string()))
+            Err(refused(3, "s", "s must be >= 0, got -0.5"))
         );
         // Signed zeros and the smallest magnitudes on each side of each condition.
         assert_eq!(
             Function::Pbgi.check_domain(&[0.0, 1.0, -0.0]),
-            Err((2, "cost must be > 0, got -0".to_string()))
+            Err(refused(2, "cost", "cost must be > 0, got -0"))
         );
         assert_eq!(Function::Pbgi.check_domain(&[-5.0, -0.0, 5e-324]), Ok(()));
         assert_eq!(
             Function::Ei.check_domain(&[0.0, -0.25, 0.0]),
-            Err((1, "sigma must be >= 0, got -0.25".to_string()))
+            Err(refused(1, "sigma", "sigma must be >= 0, got -0.25"))
         );
         assert!(Function::Ei.check_domain(&[0.0, -5e-324, 0.0]).is_err());
         assert_eq!(

@@ -3,11 +3,11 @@
 //! A function has one output column or several (the gradients); the `*_all` calls give one
 //! result per output column, in [`Function::output_columns`] order.
 use crate::csv_io::format_shortest;
-use crate::function::Function;
+use crate::function::{ArgumentError, Function};
 use pbgi_reference::{Accuracy, Certified};
 
 /// Which implementation evaluates the rows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
     /// `pbgi-reference`: certified enclosure and correctly rounded f64.
     Reference,
@@ -17,11 +17,30 @@ pub enum Engine {
 
 /// Why the oracle has no answer for a row.
 #[derive(Clone, Debug, PartialEq)]
-pub struct OracleError {
-    /// The argument (CSV column) at fault, when the reference names one.
-    pub column: Option<String>,
-    /// What happened.
-    pub message: String,
+pub enum OracleError {
+    /// An argument at fault (outside the reference's domain, or the largest argument of a row
+    /// where `pbgi-fast` failed): its position, name and the message.
+    Argument(ArgumentError),
+    /// Anything else (the reference could not certify, an inconsistency), as a sentence.
+    Failed(String),
+}
+
+impl OracleError {
+    /// What happened, as a sentence for users.
+    pub fn message(&self) -> &str {
+        match self {
+            OracleError::Argument(e) => &e.message,
+            OracleError::Failed(message) => message,
+        }
+    }
+
+    /// The argument at fault, when there is one.
+    pub fn argument(&self) -> Option<&ArgumentError> {
+        match self {
+            OracleError::Argument(e) => Some(e),
+            OracleError::Failed(_) => None,
+        }
+    }
 }
 
 /// The reference's certified results for `function` at `args` ([`Function::input_columns`]
@@ -58,10 +77,8 @@ pub fn reference_all_into(
     results: &mut Vec<Certified>,
 ) -> Result<(), OracleError> {
     results.clear();
-    reference_unchecked(function, args, accuracy, results).map_err(|e| {
-        let (column, message) = describe_reference_error(&e);
-        OracleError { column, message }
-    })?;
+    reference_unchecked(function, args, accuracy, results)
+        .map_err(|e| reference_error(function, &e))?;
     for (certified, output) in results.iter().zip(function.output_columns()) {
         consistent(function, args, output, certified)?;
     }
@@ -82,14 +99,11 @@ pub fn reference_with(
 ) -> Result<Certified, OracleError> {
     let mut results = reference_all_with(function, args, accuracy)?;
     if results.len() != 1 {
-        return Err(OracleError {
-            column: None,
-            message: format!(
-                "{} has several output columns ({}); ask for all of them",
-                function.cli_name(),
-                function.output_columns().join(", ")
-            ),
-        });
+        return Err(OracleError::Failed(format!(
+            "{} has several output columns ({}); ask for all of them",
+            function.cli_name(),
+            function.output_columns().join(", ")
+        )));
     }
     Ok(results.remove(0))
 }
@@ -112,18 +126,15 @@ fn consistent(
     if low <= certified.value && certified.value <= high {
         return Ok(());
     }
-    Err(OracleError {
-        column: None,
-        message: format!(
-            "pbgi-reference inconsistency: {} ({output}) at {:?} returned value {:e} but its \
-             enclosure [{}, {}] rounds to [{low:e}, {high:e}]",
-            function.cli_name(),
-            args,
-            certified.value,
-            certified.lower_decimal(20),
-            certified.upper_decimal(20)
-        ),
-    })
+    Err(OracleError::Failed(format!(
+        "pbgi-reference inconsistency: {} ({output}) at {:?} returned value {:e} but its \
+         enclosure [{}, {}] rounds to [{low:e}, {high:e}]",
+        function.cli_name(),
+        args,
+        certified.value,
+        certified.lower_decimal(20),
+        certified.upper_decimal(20)
+    )))
 }
 
 /// The reference's results, appended to `results` in output-column order.
@@ -223,13 +234,10 @@ pub fn fast(function: Function, args: &[f64]) -> f64 {
 /// `y − μ`, `z²` or `c/σ`), never written as a result.
 pub fn fast_checked(function: Function, args: &[f64]) -> Result<Vec<f64>, OracleError> {
     let Some(values) = fast_all(function, args) else {
-        return Err(OracleError {
-            column: None,
-            message: format!(
-                "pbgi-fast has no {}; the reference engine (the default) evaluates it",
-                function.cli_name()
-            ),
-        });
+        return Err(OracleError::Failed(format!(
+            "pbgi-fast has no {}; the reference engine (the default) evaluates it",
+            function.cli_name()
+        )));
     };
     if !values.iter().any(|v| v.is_nan()) {
         return Ok(values);
@@ -239,25 +247,29 @@ pub fn fast_checked(function: Function, args: &[f64]) -> Result<Vec<f64>, Oracle
     let index = (0..args.len())
         .max_by(|&i, &j| args[i].abs().total_cmp(&args[j].abs()).then(j.cmp(&i)))
         .unwrap_or(0);
-    Err(OracleError {
-        column: Some(columns[index].to_string()),
-        message: format!(
+    Err(OracleError::Argument(function.argument_error(
+        columns[index],
+        format!(
             "pbgi-fast returned NaN for this row inside its domain (a bug in pbgi-fast; the \
              largest argument is {} = {}); the reference engine (the default) evaluates it",
             columns[index],
             format_shortest(args[index])
         ),
-    })
+    )))
 }
 
-/// A reference error as the column it concerns (if one) and a sentence for users.
-fn describe_reference_error(error: &pbgi_reference::Error) -> (Option<String>, String) {
+/// A reference error as the oracle's: an invalid input names its argument (position and name,
+/// [`Function::argument_error`]) and says why in a sentence for users; anything else is
+/// [`OracleError::Failed`] with the reference's message.
+fn reference_error(function: Function, error: &pbgi_reference::Error) -> OracleError {
     match error {
         pbgi_reference::Error::InvalidInput {
             name,
             value,
             reason,
-        } => (Some(name.to_string()), format!("{reason} (got {value})")),
-        other => (None, other.to_string()),
+        } => {
+            OracleError::Argument(function.argument_error(name, format!("{reason} (got {value})")))
+        }
+        other => OracleError::Failed(other.to_string()),
     }
 }

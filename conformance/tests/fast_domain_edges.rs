@@ -155,7 +155,7 @@ fn table_check(function: Function) -> Check {
         let fast = pbgi_conformance::oracle::fast(function, a);
         let exact = match pbgi_conformance::oracle::reference(function, a) {
             Ok(c) => c.value,
-            Err(e) => return Err(format!("reference failed: {}", e.message)),
+            Err(e) => return Err(format!("reference failed: {}", e.message())),
         };
         let region = Region::of_row(function, a, exact);
         let bound = fast_tolerance(function, region).max_ulp;

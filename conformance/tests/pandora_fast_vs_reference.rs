@@ -4,11 +4,13 @@
 //! Dyadic discrete instances (values `k/4`, probabilities `w/16`, costs `k/8`) are exactly
 //! representable in f64, and then an exact index that equals an atom is dyadic too, so f64
 //! computes it exactly: ties are the same in both crates and the comparison is tight.
-use pbgi_conformance::cli::pandora::ties::ExactTies;
+mod common;
+
+use common::{pandora_runner as runner, pandora_seed as seed};
+use pbgi_conformance::pandora::ties::ExactTies;
 use pbgi_fast::pandora as fast;
 use pbgi_reference::pandora as exact;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed, TestRunner};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rug::Rational;
@@ -21,26 +23,6 @@ const DISCRETE_RELATIVE: f64 = 1e-13;
 const NORMAL_RELATIVE: f64 = 1e-11;
 /// Monte Carlo band, in standard errors.
 const MC_SIGMAS: f64 = 5.0;
-
-const SEED: u64 = 0x5eed_0004;
-
-fn seed() -> u64 {
-    let s = std::env::var("PANDORA_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(SEED);
-    eprintln!("PANDORA_SEED={s}");
-    s
-}
-
-fn runner(cases: u32, seed: u64) -> TestRunner {
-    TestRunner::new(Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    })
-}
 
 /// A box as integers: cost `k/8`; either atoms `(value k/4, weight w/16)` or normal
 /// `(mean k/4, sd k/4)`.

@@ -1,6 +1,6 @@
 //! The Pandora instance format: exact number reading and error messages that name the box and
 //! field. Expected values are hand-computed.
-use pbgi_conformance::cli::pandora::format::{parse_exact, read_instance};
+use pbgi_conformance::pandora::format::{parse_exact, read_instance};
 use rug::Rational;
 
 fn r(num: i64, den: i64) -> Rational {

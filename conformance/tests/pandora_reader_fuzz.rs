@@ -5,33 +5,15 @@
 //! that was mutated). A sample of the instances that read is then solved by both engines:
 //! a result or an error, never a panic. Bounded case counts; seeds printed
 //! (`PANDORA_SEED=<u64>` replays).
-use pbgi_conformance::cli::pandora::format::read_instance_file;
-use pbgi_conformance::cli::pandora::report::{instance_report, parse_tie, Exact};
-use pbgi_conformance::cli::pandora::Engine;
+mod common;
+
+use common::{pandora_runner as runner, pandora_seed as seed};
+use pbgi_conformance::pandora::format::read_instance_file;
+use pbgi_conformance::pandora::report::{instance_report, parse_tie, Exact};
+use pbgi_conformance::pandora::Engine;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed, TestRunner};
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
-
-const SEED: u64 = 0x5eed_0004;
-
-fn seed() -> u64 {
-    let s = std::env::var("PANDORA_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(SEED);
-    eprintln!("PANDORA_SEED={s}");
-    s
-}
-
-fn runner(cases: u32, seed: u64) -> TestRunner {
-    TestRunner::new(Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    })
-}
 
 /// A scratch file per test (tests run in parallel).
 fn scratch(test: &str) -> PathBuf {

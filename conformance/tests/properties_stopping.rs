@@ -86,11 +86,11 @@ fn fast_candidates(set: &[(f64, f64, f64)]) -> Vec<pbgi_fast::Candidate> {
 fn known_or_certified(function: Function, args: &[f64]) -> Option<Certified> {
     match oracle::reference_with(function, args, &tight()) {
         Ok(certified) => Some(certified),
-        Err(e) if known_reference_failure(function, &e.message).is_some() => {
-            eprintln!("skipped (known reference failure): {}", e.message);
+        Err(e) if known_reference_failure(function, &e.message()).is_some() => {
+            eprintln!("skipped (known reference failure): {}", e.message());
             None
         }
-        Err(e) => panic!("reference failed: {}", e.message),
+        Err(e) => panic!("reference failed: {}", e.message()),
     }
 }
 

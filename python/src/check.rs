@@ -2,7 +2,7 @@
 //! report type as `pbgi check` (`pbgi_conformance::check_report::CheckReport`): the same ULP
 //! measures, regions, worst rows and verdict. Nothing is graded here; this only feeds arrays
 //! in and hands the report's summaries back (as JSON text for the Python layer to parse).
-use crate::reference::{first_domain_error, InvalidInput, NotCertified};
+use crate::reference::{first_domain_error, invalid_input, NotCertified};
 use numpy::{PyArray1, PyReadonlyArray1};
 use pbgi_conformance::check_report::{CheckReport, OracleSource, RowToGrade};
 use pbgi_conformance::function::Function;
@@ -123,8 +123,8 @@ pub fn check(
         .zip(&args)
         .map(|(name, a)| crate::args::arg(name, a, n))
         .collect::<PyResult<_>>()?;
-    if let Some((position, element, message)) = first_domain_error(function, &args, n) {
-        return Err(InvalidInput::new_err((position, element, message)));
+    if let Some(error) = first_domain_error(function, &args, n) {
+        return Err(invalid_input(error));
     }
     let rows: Vec<RowToGrade> = (0..n)
         .map(|i| RowToGrade {
@@ -136,7 +136,7 @@ pub fn check(
         .collect();
     let mut report = CheckReport::new(function, source, OracleSource::Reference);
     py.detach(|| report.grade_batch(&rows))
-        .map_err(|e| NotCertified::new_err((e.line, e.error.message)))?;
+        .map_err(|e| NotCertified::new_err((e.line, e.error.message().to_string())))?;
     Ok(Report { report })
 }
 

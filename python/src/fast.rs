@@ -59,252 +59,128 @@ fn all_each<'a, const K: usize>(args: &[Arg<'a>; K]) -> Option<[&'a [f64]; K]> {
     Some(slices)
 }
 
-/// `pbgi_fast::h` elementwise.
-#[pyfunction]
-pub fn fast_h(
+/// `outs[j][i] = f(args at i)[j]` for every element and output, without the GIL (the
+/// gradients: value and partial derivatives at once).
+fn map_fields<const K: usize, const M: usize, F>(
     py: Python<'_>,
-    z: PyReadonlyArray1<'_, f64>,
-    mut out: PyReadwriteArray1<'_, f64>,
-) -> PyResult<()> {
-    let out = out_slice("out", &mut out)?;
-    let n = out.len();
-    map(py, [arg("z", &z, n)?], out, |[z]| pbgi_fast::h(z));
-    Ok(())
-}
-
-/// `pbgi_fast::ln_h` elementwise.
-#[pyfunction]
-pub fn fast_ln_h(
-    py: Python<'_>,
-    z: PyReadonlyArray1<'_, f64>,
-    mut out: PyReadwriteArray1<'_, f64>,
-) -> PyResult<()> {
-    let out = out_slice("out", &mut out)?;
-    let n = out.len();
-    map(py, [arg("z", &z, n)?], out, |[z]| pbgi_fast::ln_h(z));
-    Ok(())
-}
-
-/// `pbgi_fast::log_ndtr` elementwise.
-#[pyfunction]
-pub fn fast_log_ndtr(
-    py: Python<'_>,
-    x: PyReadonlyArray1<'_, f64>,
-    mut out: PyReadwriteArray1<'_, f64>,
-) -> PyResult<()> {
-    let out = out_slice("out", &mut out)?;
-    let n = out.len();
-    map(py, [arg("x", &x, n)?], out, |[x]| pbgi_fast::log_ndtr(x));
-    Ok(())
-}
-
-/// `pbgi_fast::ei` elementwise.
-#[pyfunction]
-pub fn fast_ei(
-    py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    y: PyReadonlyArray1<'_, f64>,
-    mut out: PyReadwriteArray1<'_, f64>,
-) -> PyResult<()> {
-    let out = out_slice("out", &mut out)?;
-    let n = out.len();
-    let args = [
-        arg("mu", &mu, n)?,
-        arg("sigma", &sigma, n)?,
-        arg("y", &y, n)?,
-    ];
-    if let [Arg::Each(m), Arg::Each(s), Arg::All(y)] = args {
-        return slice_kernel(py, || pbgi_fast::ei_slice(m, s, y, out));
-    }
-    map(py, args, out, |[m, s, y]| pbgi_fast::ei(m, s, y));
-    Ok(())
-}
-
-/// `pbgi_fast::log_ei` elementwise.
-#[pyfunction]
-pub fn fast_log_ei(
-    py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    y: PyReadonlyArray1<'_, f64>,
-    mut out: PyReadwriteArray1<'_, f64>,
-) -> PyResult<()> {
-    let out = out_slice("out", &mut out)?;
-    let n = out.len();
-    let args = [
-        arg("mu", &mu, n)?,
-        arg("sigma", &sigma, n)?,
-        arg("y", &y, n)?,
-    ];
-    if let [Arg::Each(m), Arg::Each(s), Arg::All(y)] = args {
-        return slice_kernel(py, || pbgi_fast::log_ei_slice(m, s, y, out));
-    }
-    map(py, args, out, |[m, s, y]| pbgi_fast::log_ei(m, s, y));
-    Ok(())
-}
-
-/// `pbgi_fast::pbgi` elementwise.
-#[pyfunction]
-pub fn fast_pbgi(
-    py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    cost: PyReadonlyArray1<'_, f64>,
-    mut out: PyReadwriteArray1<'_, f64>,
-) -> PyResult<()> {
-    let out = out_slice("out", &mut out)?;
-    let n = out.len();
-    let args = [
-        arg("mu", &mu, n)?,
-        arg("sigma", &sigma, n)?,
-        arg("cost", &cost, n)?,
-    ];
-    if let [Arg::Each(m), Arg::Each(s), Arg::Each(c)] = args {
-        return slice_kernel(py, || pbgi_fast::pbgi_slice(m, s, c, out));
-    }
-    map(py, args, out, |[m, s, c]| pbgi_fast::pbgi(m, s, c));
-    Ok(())
-}
-
-/// `pbgi_fast::log_eipc` elementwise.
-#[pyfunction]
-pub fn fast_log_eipc(
-    py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    y: PyReadonlyArray1<'_, f64>,
-    cost: PyReadonlyArray1<'_, f64>,
-    mut out: PyReadwriteArray1<'_, f64>,
-) -> PyResult<()> {
-    let out = out_slice("out", &mut out)?;
-    let n = out.len();
-    let args = [
-        arg("mu", &mu, n)?,
-        arg("sigma", &sigma, n)?,
-        arg("y", &y, n)?,
-        arg("cost", &cost, n)?,
-    ];
-    if let [Arg::Each(m), Arg::Each(s), Arg::All(y), Arg::Each(c)] = args {
-        return slice_kernel(py, || pbgi_fast::log_eipc_slice(m, s, y, c, out));
-    }
-    map(py, args, out, |[m, s, y, c]| {
-        pbgi_fast::log_eipc(m, s, y, c)
-    });
-    Ok(())
-}
-
-/// Writes `(value, d_mu, d_sigma)` of `grad` at every element into the three outputs.
-fn map_ei_grad(
-    py: Python<'_>,
-    args: [Arg<'_>; 3],
-    outs: [&mut [f64]; 3],
-    grad: fn(f64, f64, f64) -> pbgi_fast::EiGrad,
-) {
-    let [value, d_mu, d_sigma] = outs;
+    args: [Arg<'_>; K],
+    outs: [&mut [f64]; M],
+    f: F,
+) where
+    F: Fn([f64; K]) -> [f64; M] + Send + Sync,
+{
+    let mut outs = outs;
     py.detach(|| {
-        for i in 0..value.len() {
-            let g = grad(args[0].at(i), args[1].at(i), args[2].at(i));
-            value[i] = g.value;
-            d_mu[i] = g.d_mu;
-            d_sigma[i] = g.d_sigma;
+        for i in 0..outs[0].len() {
+            let fields = f(std::array::from_fn(|k| args[k].at(i)));
+            for (out, field) in outs.iter_mut().zip(fields) {
+                out[i] = field;
+            }
         }
     });
 }
 
-/// `pbgi_fast::ei_grad` elementwise: fills `value`, `d_mu`, `d_sigma`.
-#[pyfunction]
-pub fn fast_ei_grad(
-    py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    y: PyReadonlyArray1<'_, f64>,
-    mut value: PyReadwriteArray1<'_, f64>,
-    mut d_mu: PyReadwriteArray1<'_, f64>,
-    mut d_sigma: PyReadwriteArray1<'_, f64>,
-) -> PyResult<()> {
-    let outs = three_outs(&mut value, &mut d_mu, &mut d_sigma)?;
-    let n = outs[0].len();
-    let args = [
-        arg("mu", &mu, n)?,
-        arg("sigma", &sigma, n)?,
-        arg("y", &y, n)?,
-    ];
-    map_ei_grad(py, args, outs, pbgi_fast::ei_grad);
-    Ok(())
-}
-
-/// `pbgi_fast::log_ei_grad` elementwise: fills `value`, `d_mu`, `d_sigma`.
-#[pyfunction]
-pub fn fast_log_ei_grad(
-    py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    y: PyReadonlyArray1<'_, f64>,
-    mut value: PyReadwriteArray1<'_, f64>,
-    mut d_mu: PyReadwriteArray1<'_, f64>,
-    mut d_sigma: PyReadwriteArray1<'_, f64>,
-) -> PyResult<()> {
-    let outs = three_outs(&mut value, &mut d_mu, &mut d_sigma)?;
-    let n = outs[0].len();
-    let args = [
-        arg("mu", &mu, n)?,
-        arg("sigma", &sigma, n)?,
-        arg("y", &y, n)?,
-    ];
-    map_ei_grad(py, args, outs, pbgi_fast::log_ei_grad);
-    Ok(())
-}
-
-/// `pbgi_fast::pbgi_grad` elementwise: fills `value`, `d_mu`, `d_sigma`, `d_cost`.
-#[pyfunction]
-#[allow(clippy::too_many_arguments)]
-pub fn fast_pbgi_grad(
-    py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    cost: PyReadonlyArray1<'_, f64>,
-    mut value: PyReadwriteArray1<'_, f64>,
-    mut d_mu: PyReadwriteArray1<'_, f64>,
-    mut d_sigma: PyReadwriteArray1<'_, f64>,
-    mut d_cost: PyReadwriteArray1<'_, f64>,
-) -> PyResult<()> {
-    let [value, d_mu, d_sigma] = three_outs(&mut value, &mut d_mu, &mut d_sigma)?;
-    let d_cost = out_slice("d_cost", &mut d_cost)?;
-    let n = value.len();
-    if d_cost.len() != n {
-        return Err(PyValueError::new_err("output arrays differ in length"));
-    }
-    let args = [
-        arg("mu", &mu, n)?,
-        arg("sigma", &sigma, n)?,
-        arg("cost", &cost, n)?,
-    ];
-    py.detach(|| {
-        for i in 0..n {
-            let g = pbgi_fast::pbgi_grad(args[0].at(i), args[1].at(i), args[2].at(i));
-            value[i] = g.value;
-            d_mu[i] = g.d_mu;
-            d_sigma[i] = g.d_sigma;
-            d_cost[i] = g.d_cost;
-        }
-    });
-    Ok(())
-}
-
-/// Three output arrays of one length, as slices.
-fn three_outs<'a>(
-    value: &'a mut PyReadwriteArray1<'_, f64>,
-    d_mu: &'a mut PyReadwriteArray1<'_, f64>,
-    d_sigma: &'a mut PyReadwriteArray1<'_, f64>,
-) -> PyResult<[&'a mut [f64]; 3]> {
-    let outs = [
-        out_slice("value", value)?,
-        out_slice("d_mu", d_mu)?,
-        out_slice("d_sigma", d_sigma)?,
-    ];
+/// Checks that the output arrays have one length.
+fn same_length(outs: &[&mut [f64]]) -> PyResult<()> {
     if outs.iter().any(|o| o.len() != outs[0].len()) {
         return Err(PyValueError::new_err("output arrays differ in length"));
     }
-    Ok(outs)
+    Ok(())
+}
+
+/// The value functions: `fast_NAME(py, ARGS..., out)` writes `pbgi_fast::NAME` at every element
+/// into `out`, one line each: `fast_NAME => NAME(ARGS...)`, and where the crate has a slice
+/// kernel for one broadcast pattern, `, slice KERNEL[KIND BINDING, ...]` (`Each`: an array,
+/// `All`: one value), which then does the whole array. Also writes `add_values`.
+macro_rules! fast_values {
+    ($($(#[$doc:meta])* $name:ident => $f:ident($($a:ident),+)
+        $(, slice $kernel:ident[$($kind:ident $k:ident),+])?;)+) => {
+        $(
+            $(#[$doc])*
+            #[pyfunction]
+            pub fn $name(
+                py: Python<'_>,
+                $($a: PyReadonlyArray1<'_, f64>,)+
+                mut out: PyReadwriteArray1<'_, f64>,
+            ) -> PyResult<()> {
+                let out = out_slice("out", &mut out)?;
+                let n = out.len();
+                let args = [$(arg(stringify!($a), &$a, n)?),+];
+                $(
+                    if let [$(Arg::$kind($k)),+] = args {
+                        return slice_kernel(py, || pbgi_fast::$kernel($($k,)+ out));
+                    }
+                )?
+                map(py, args, out, |[$($a),+]| pbgi_fast::$f($($a),+));
+                Ok(())
+            }
+        )+
+
+        /// Adds the value functions to the module.
+        pub fn add_values(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $(m.add_function(wrap_pyfunction!($name, m)?)?;)+
+            Ok(())
+        }
+    };
+}
+
+/// The gradients: `fast_NAME(py, ARGS..., FIELDS...)` writes the fields of `pbgi_fast::NAME`
+/// at every element into one output array each, one line each:
+/// `fast_NAME => NAME(ARGS...) -> [FIELDS...];`. Also writes `add_gradients`.
+macro_rules! fast_gradients {
+    ($($(#[$doc:meta])* $name:ident => $f:ident($($a:ident),+) -> [$($field:ident),+];)+) => {
+        $(
+            $(#[$doc])*
+            #[pyfunction]
+            #[allow(clippy::too_many_arguments)]
+            pub fn $name(
+                py: Python<'_>,
+                $($a: PyReadonlyArray1<'_, f64>,)+
+                $(mut $field: PyReadwriteArray1<'_, f64>,)+
+            ) -> PyResult<()> {
+                let outs = [$(out_slice(stringify!($field), &mut $field)?),+];
+                same_length(&outs)?;
+                let n = outs[0].len();
+                let args = [$(arg(stringify!($a), &$a, n)?),+];
+                map_fields(py, args, outs, |[$($a),+]| {
+                    let g = pbgi_fast::$f($($a),+);
+                    [$(g.$field),+]
+                });
+                Ok(())
+            }
+        )+
+
+        /// Adds the gradients to the module.
+        pub fn add_gradients(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $(m.add_function(wrap_pyfunction!($name, m)?)?;)+
+            Ok(())
+        }
+    };
+}
+
+fast_values! {
+    /// `pbgi_fast::h` elementwise.
+    fast_h => h(z);
+    /// `pbgi_fast::ln_h` elementwise.
+    fast_ln_h => ln_h(z);
+    /// `pbgi_fast::log_ndtr` elementwise.
+    fast_log_ndtr => log_ndtr(x);
+    /// `pbgi_fast::ei` elementwise.
+    fast_ei => ei(mu, sigma, y), slice ei_slice[Each m, Each s, All y];
+    /// `pbgi_fast::log_ei` elementwise.
+    fast_log_ei => log_ei(mu, sigma, y), slice log_ei_slice[Each m, Each s, All y];
+    /// `pbgi_fast::pbgi` elementwise.
+    fast_pbgi => pbgi(mu, sigma, cost), slice pbgi_slice[Each m, Each s, Each c];
+    /// `pbgi_fast::log_eipc` elementwise.
+    fast_log_eipc => log_eipc(mu, sigma, y, cost),
+        slice log_eipc_slice[Each m, Each s, All y, Each c];
+}
+
+fast_gradients! {
+    /// `pbgi_fast::ei_grad` elementwise: fills `value`, `d_mu`, `d_sigma`.
+    fast_ei_grad => ei_grad(mu, sigma, y) -> [value, d_mu, d_sigma];
+    /// `pbgi_fast::log_ei_grad` elementwise: fills `value`, `d_mu`, `d_sigma`.
+    fast_log_ei_grad => log_ei_grad(mu, sigma, y) -> [value, d_mu, d_sigma];
+    /// `pbgi_fast::pbgi_grad` elementwise: fills `value`, `d_mu`, `d_sigma`, `d_cost`.
+    fast_pbgi_grad => pbgi_grad(mu, sigma, cost) -> [value, d_mu, d_sigma, d_cost];
 }

@@ -25,26 +25,10 @@ fn _pbgi(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.py().get_type::<reference::NotDifferentiable>(),
     )?;
     m.add_class::<reference::Enclosures>()?;
-    m.add_function(wrap_pyfunction!(reference::reference_h, m)?)?;
-    m.add_function(wrap_pyfunction!(reference::reference_ln_h, m)?)?;
-    m.add_function(wrap_pyfunction!(reference::reference_ei, m)?)?;
-    m.add_function(wrap_pyfunction!(reference::reference_log_ei, m)?)?;
-    m.add_function(wrap_pyfunction!(reference::reference_pbgi, m)?)?;
-    m.add_function(wrap_pyfunction!(reference::reference_log_eipc, m)?)?;
-    m.add_function(wrap_pyfunction!(reference::reference_log_ndtr, m)?)?;
-    m.add_function(wrap_pyfunction!(reference::reference_ei_grad, m)?)?;
-    m.add_function(wrap_pyfunction!(reference::reference_log_ei_grad, m)?)?;
-    m.add_function(wrap_pyfunction!(reference::reference_pbgi_grad, m)?)?;
-    m.add_function(wrap_pyfunction!(fast::fast_h, m)?)?;
-    m.add_function(wrap_pyfunction!(fast::fast_ln_h, m)?)?;
-    m.add_function(wrap_pyfunction!(fast::fast_log_ndtr, m)?)?;
-    m.add_function(wrap_pyfunction!(fast::fast_ei, m)?)?;
-    m.add_function(wrap_pyfunction!(fast::fast_log_ei, m)?)?;
-    m.add_function(wrap_pyfunction!(fast::fast_pbgi, m)?)?;
-    m.add_function(wrap_pyfunction!(fast::fast_log_eipc, m)?)?;
-    m.add_function(wrap_pyfunction!(fast::fast_ei_grad, m)?)?;
-    m.add_function(wrap_pyfunction!(fast::fast_log_ei_grad, m)?)?;
-    m.add_function(wrap_pyfunction!(fast::fast_pbgi_grad, m)?)?;
+    reference::add_values(m)?;
+    reference::add_gradients(m)?;
+    fast::add_values(m)?;
+    fast::add_gradients(m)?;
     m.add_class::<check::Report>()?;
     m.add_function(wrap_pyfunction!(check::check, m)?)?;
     m.add_function(wrap_pyfunction!(check::check_columns, m)?)?;
@@ -53,10 +37,7 @@ fn _pbgi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pandora::pandora_counterexample, m)?)?;
     m.add_class::<stopping::StoppingHelper>()?;
     m.add_class::<stopping::PbgiDSchedule>()?;
-    m.add_function(wrap_pyfunction!(stopping::stop_by_pbgi, m)?)?;
-    m.add_function(wrap_pyfunction!(stopping::stop_by_log_eipc, m)?)?;
-    m.add_function(wrap_pyfunction!(stopping::pbgi_gap, m)?)?;
-    m.add_function(wrap_pyfunction!(stopping::max_log_eipc, m)?)?;
+    stopping::add_rules(m)?;
     m.add_function(wrap_pyfunction!(stopping::stop_decision, m)?)?;
     m.add_function(wrap_pyfunction!(stopping::budget_lambda, m)?)?;
     Ok(())

@@ -3,7 +3,7 @@
 //! The instance is the JSON text of the file format (`fixtures/pandora/*.json`; the Python
 //! layer serialises a dict); the report is the same JSON the CLI prints, returned as text for
 //! the Python layer to parse.
-use pbgi_conformance::cli::pandora::{format, report, Engine};
+use pbgi_conformance::pandora::{format, report, Engine};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 

@@ -8,8 +8,9 @@
 //! the number of threads.
 use crate::args::{arg, Arg};
 use numpy::{PyArray1, PyReadonlyArray1};
-use pbgi_conformance::function::Function;
-use pbgi_conformance::{decimal, oracle};
+use pbgi_conformance::decimal;
+use pbgi_conformance::function::{ArgumentError, Function};
+use pbgi_conformance::oracle::{self, OracleError};
 use pbgi_reference::Certified;
 use pyo3::exceptions::{PyArithmeticError, PyValueError};
 use pyo3::prelude::*;
@@ -93,11 +94,11 @@ fn evaluate(
     args: &[Arg<'_>],
     n: usize,
 ) -> PyResult<Enclosures> {
-    if let Some((position, element, message)) = first_domain_error(function, args, n) {
-        return Err(InvalidInput::new_err((position, element, message)));
+    if let Some(error) = first_domain_error(function, args, n) {
+        return Err(invalid_input(error));
     }
     let row = |i: usize| -> Vec<f64> { args.iter().map(|a| a.at(i)).collect() };
-    let results: Vec<Result<Certified, oracle::OracleError>> = py.detach(|| {
+    let results: Vec<Result<Certified, OracleError>> = py.detach(|| {
         let one = |i: usize| oracle::reference(function, &row(i));
         if n >= PARALLEL_MIN {
             (0..n).into_par_iter().map(one).collect()
@@ -109,40 +110,28 @@ fn evaluate(
     for (i, result) in results.into_iter().enumerate() {
         match result {
             Ok(c) => certified.push(c),
-            Err(e) => {
-                return Err(match e.column {
-                    Some(column) => {
-                        let position = function
-                            .input_columns()
-                            .iter()
-                            .position(|&c| c == column)
-                            .unwrap_or(0);
-                        InvalidInput::new_err((position, i, e.message))
-                    }
-                    None => NotCertified::new_err((i, e.message)),
-                });
-            }
+            Err(OracleError::Argument(e)) => return Err(invalid_input(e.at_element(i))),
+            Err(OracleError::Failed(message)) => return Err(NotCertified::new_err((i, message))),
         }
     }
     Ok(Enclosures { certified })
 }
 
-/// The first element (in order) with an argument outside `function`'s domain, as
-/// `(argument position, element, message)` (the CLI's domain check, one cheap pass).
-pub fn first_domain_error(
-    function: Function,
-    args: &[Arg<'_>],
-    n: usize,
-) -> Option<(usize, usize, String)> {
+/// `InvalidInput(argument position, element index, message)` for an argument error of a
+/// vectorised call (the element is always known here; 0 if not).
+pub fn invalid_input(error: ArgumentError) -> PyErr {
+    InvalidInput::new_err((error.position, error.element.unwrap_or(0), error.message))
+}
+
+/// The first element (in order) with an argument outside `function`'s domain, with its
+/// argument (position and name) and element (the CLI's domain check, one cheap pass).
+pub fn first_domain_error(function: Function, args: &[Arg<'_>], n: usize) -> Option<ArgumentError> {
     let mut row = vec![0.0; args.len()];
     (0..n).find_map(|i| {
         for (slot, a) in row.iter_mut().zip(args) {
             *slot = a.at(i);
         }
-        function
-            .check_domain(&row)
-            .err()
-            .map(|(position, message)| (position, i, message))
+        function.check_domain(&row).err().map(|e| e.at_element(i))
     })
 }
 
@@ -151,107 +140,23 @@ fn length(arrays: &[&PyReadonlyArray1<'_, f64>]) -> usize {
     arrays.iter().map(|a| a.as_array().len()).max().unwrap_or(0)
 }
 
-/// `pbgi_reference::h` elementwise.
-#[pyfunction]
-pub fn reference_h(py: Python<'_>, z: PyReadonlyArray1<'_, f64>) -> PyResult<Enclosures> {
-    let n = length(&[&z]);
-    evaluate(py, Function::H, &[arg("z", &z, n)?], n)
-}
-
-/// `pbgi_reference::ln_h` elementwise.
-#[pyfunction]
-pub fn reference_ln_h(py: Python<'_>, z: PyReadonlyArray1<'_, f64>) -> PyResult<Enclosures> {
-    let n = length(&[&z]);
-    evaluate(py, Function::LnH, &[arg("z", &z, n)?], n)
-}
-
-/// `pbgi_reference::ei` elementwise.
-#[pyfunction]
-pub fn reference_ei(
+/// Evaluates a reference gradient with `K` certified fields at every element, after
+/// `function`'s domain check. The gradient is called directly (the same `pbgi_reference`
+/// function `pbgi eval` calls), so that a point where the derivative does not exist is
+/// reported as such.
+fn evaluate_fields<const A: usize, const K: usize>(
     py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    y: PyReadonlyArray1<'_, f64>,
-) -> PyResult<Enclosures> {
-    let n = length(&[&mu, &sigma, &y]);
-    let args = [
-        arg("mu", &mu, n)?,
-        arg("sigma", &sigma, n)?,
-        arg("y", &y, n)?,
-    ];
-    evaluate(py, Function::Ei, &args, n)
-}
-
-/// `pbgi_reference::log_ei` elementwise.
-#[pyfunction]
-pub fn reference_log_ei(
-    py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    y: PyReadonlyArray1<'_, f64>,
-) -> PyResult<Enclosures> {
-    let n = length(&[&mu, &sigma, &y]);
-    let args = [
-        arg("mu", &mu, n)?,
-        arg("sigma", &sigma, n)?,
-        arg("y", &y, n)?,
-    ];
-    evaluate(py, Function::LogEi, &args, n)
-}
-
-/// `pbgi_reference::pbgi` elementwise.
-#[pyfunction]
-pub fn reference_pbgi(
-    py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    cost: PyReadonlyArray1<'_, f64>,
-) -> PyResult<Enclosures> {
-    let n = length(&[&mu, &sigma, &cost]);
-    let args = [
-        arg("mu", &mu, n)?,
-        arg("sigma", &sigma, n)?,
-        arg("cost", &cost, n)?,
-    ];
-    evaluate(py, Function::Pbgi, &args, n)
-}
-
-/// `pbgi_reference::log_eipc` elementwise.
-#[pyfunction]
-pub fn reference_log_eipc(
-    py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    y: PyReadonlyArray1<'_, f64>,
-    cost: PyReadonlyArray1<'_, f64>,
-) -> PyResult<Enclosures> {
-    let n = length(&[&mu, &sigma, &y, &cost]);
-    let args = [
-        arg("mu", &mu, n)?,
-        arg("sigma", &sigma, n)?,
-        arg("y", &y, n)?,
-        arg("cost", &cost, n)?,
-    ];
-    evaluate(py, Function::LogEipc, &args, n)
-}
-
-/// Evaluates a reference gradient with `K` certified fields at every element, after the domain
-/// check `domain` (the first bad element's `(argument position, message)`, or `None`). The
-/// gradient is called directly (the same `pbgi_reference` function `pbgi eval` calls), so that
-/// a point where the derivative does not exist is reported as such.
-fn evaluate_fields<const K: usize>(
-    py: Python<'_>,
-    args: &[Arg<'_>],
+    function: Function,
+    args: &[Arg<'_>; A],
     n: usize,
-    domain: impl Fn(&[f64]) -> Option<(usize, String)>,
-    f: impl Fn(&[f64]) -> Result<[Certified; K], pbgi_reference::Error> + Sync,
+    f: impl Fn([f64; A]) -> Result<[Certified; K], pbgi_reference::Error> + Sync,
 ) -> PyResult<Vec<Enclosures>> {
-    let row = |i: usize| -> Vec<f64> { args.iter().map(|a| a.at(i)).collect() };
-    if let Some((i, (position, message))) = (0..n).find_map(|i| domain(&row(i)).map(|e| (i, e))) {
-        return Err(InvalidInput::new_err((position, i, message)));
+    if let Some(error) = first_domain_error(function, args, n) {
+        return Err(invalid_input(error));
     }
+    let row = |i: usize| -> [f64; A] { std::array::from_fn(|k| args[k].at(i)) };
     let results: Vec<Result<[Certified; K], pbgi_reference::Error>> = py.detach(|| {
-        let one = |i: usize| f(&row(i));
+        let one = |i: usize| f(row(i));
         if n >= PARALLEL_MIN {
             (0..n).into_par_iter().map(one).collect()
         } else {
@@ -278,73 +183,77 @@ fn evaluate_fields<const K: usize>(
         .collect())
 }
 
-/// `pbgi_reference::log_ndtr` elementwise.
-#[pyfunction]
-pub fn reference_log_ndtr(py: Python<'_>, x: PyReadonlyArray1<'_, f64>) -> PyResult<Enclosures> {
-    let n = length(&[&x]);
-    evaluate(py, Function::LogNdtr, &[arg("x", &x, n)?], n)
+/// The value functions: `reference_NAME(py, ARGS...)` evaluates [`Function`] `FUNCTION` at
+/// every element (through [`evaluate`], the oracle's call), one line each:
+/// `reference_NAME => FUNCTION(ARGS...);`. Also writes `add_values`, which registers them.
+macro_rules! reference_values {
+    ($($(#[$doc:meta])* $name:ident => $function:ident($($a:ident),+);)+) => {
+        $(
+            $(#[$doc])*
+            #[pyfunction]
+            pub fn $name(py: Python<'_>, $($a: PyReadonlyArray1<'_, f64>),+) -> PyResult<Enclosures> {
+                let n = length(&[$(&$a),+]);
+                evaluate(py, Function::$function, &[$(arg(stringify!($a), &$a, n)?),+], n)
+            }
+        )+
+
+        /// Adds the value functions to the module.
+        pub fn add_values(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $(m.add_function(wrap_pyfunction!($name, m)?)?;)+
+            Ok(())
+        }
+    };
 }
 
-/// The gradient of EI (`log = false`) or LogEI elementwise: `(d_mu, d_sigma)`.
-fn ei_gradient(
-    py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    y: PyReadonlyArray1<'_, f64>,
-    grad: fn(f64, f64, f64) -> Result<pbgi_reference::EiGradient, pbgi_reference::Error>,
-) -> PyResult<Vec<Enclosures>> {
-    let n = length(&[&mu, &sigma, &y]);
-    let args = [
-        arg("mu", &mu, n)?,
-        arg("sigma", &sigma, n)?,
-        arg("y", &y, n)?,
-    ];
-    let domain = |a: &[f64]| Function::EiGrad.check_domain(a).err();
-    evaluate_fields(py, &args, n, domain, |a| {
-        let g = grad(a[0], a[1], a[2])?;
-        Ok([g.d_mu, g.d_sigma])
-    })
+/// The gradients: `reference_NAME(py, ARGS...)` calls `pbgi_reference::GRAD` at every element
+/// after [`Function`] `FUNCTION`'s domain check (through [`evaluate_fields`]) and returns one
+/// [`Enclosures`] per field, one line each:
+/// `reference_NAME => FUNCTION, GRAD(ARGS...) -> [FIELDS...];`. Also writes `add_gradients`.
+macro_rules! reference_gradients {
+    ($($(#[$doc:meta])* $name:ident => $function:ident, $grad:ident($($a:ident),+) -> [$($field:ident),+];)+) => {
+        $(
+            $(#[$doc])*
+            #[pyfunction]
+            pub fn $name(py: Python<'_>, $($a: PyReadonlyArray1<'_, f64>),+) -> PyResult<Vec<Enclosures>> {
+                let n = length(&[$(&$a),+]);
+                let args = [$(arg(stringify!($a), &$a, n)?),+];
+                evaluate_fields(py, Function::$function, &args, n, |[$($a),+]| {
+                    let g = pbgi_reference::$grad($($a),+)?;
+                    Ok([$(g.$field),+])
+                })
+            }
+        )+
+
+        /// Adds the gradients to the module.
+        pub fn add_gradients(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $(m.add_function(wrap_pyfunction!($name, m)?)?;)+
+            Ok(())
+        }
+    };
 }
 
-/// `pbgi_reference::ei_grad` elementwise: `[d_mu, d_sigma]`.
-#[pyfunction]
-pub fn reference_ei_grad(
-    py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    y: PyReadonlyArray1<'_, f64>,
-) -> PyResult<Vec<Enclosures>> {
-    ei_gradient(py, mu, sigma, y, pbgi_reference::ei_grad)
+reference_values! {
+    /// `pbgi_reference::h` elementwise.
+    reference_h => H(z);
+    /// `pbgi_reference::ln_h` elementwise.
+    reference_ln_h => LnH(z);
+    /// `pbgi_reference::ei` elementwise.
+    reference_ei => Ei(mu, sigma, y);
+    /// `pbgi_reference::log_ei` elementwise.
+    reference_log_ei => LogEi(mu, sigma, y);
+    /// `pbgi_reference::pbgi` elementwise.
+    reference_pbgi => Pbgi(mu, sigma, cost);
+    /// `pbgi_reference::log_eipc` elementwise.
+    reference_log_eipc => LogEipc(mu, sigma, y, cost);
+    /// `pbgi_reference::log_ndtr` elementwise.
+    reference_log_ndtr => LogNdtr(x);
 }
 
-/// `pbgi_reference::log_ei_grad` elementwise: `[d_mu, d_sigma]`.
-#[pyfunction]
-pub fn reference_log_ei_grad(
-    py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    y: PyReadonlyArray1<'_, f64>,
-) -> PyResult<Vec<Enclosures>> {
-    ei_gradient(py, mu, sigma, y, pbgi_reference::log_ei_grad)
-}
-
-/// `pbgi_reference::pbgi_grad` elementwise: `[d_mu, d_sigma, d_cost]`.
-#[pyfunction]
-pub fn reference_pbgi_grad(
-    py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    cost: PyReadonlyArray1<'_, f64>,
-) -> PyResult<Vec<Enclosures>> {
-    let n = length(&[&mu, &sigma, &cost]);
-    let args = [
-        arg("mu", &mu, n)?,
-        arg("sigma", &sigma, n)?,
-        arg("cost", &cost, n)?,
-    ];
-    let domain = |a: &[f64]| Function::PbgiGrad.check_domain(a).err();
-    evaluate_fields(py, &args, n, domain, |a| {
-        let g = pbgi_reference::pbgi_grad(a[0], a[1], a[2])?;
-        Ok([g.d_mu, g.d_sigma, g.d_cost])
-    })
+reference_gradients! {
+    /// `pbgi_reference::ei_grad` elementwise: `[d_mu, d_sigma]`.
+    reference_ei_grad => EiGrad, ei_grad(mu, sigma, y) -> [d_mu, d_sigma];
+    /// `pbgi_reference::log_ei_grad` elementwise: `[d_mu, d_sigma]`.
+    reference_log_ei_grad => LogEiGrad, log_ei_grad(mu, sigma, y) -> [d_mu, d_sigma];
+    /// `pbgi_reference::pbgi_grad` elementwise: `[d_mu, d_sigma, d_cost]`.
+    reference_pbgi_grad => PbgiGrad, pbgi_grad(mu, sigma, cost) -> [d_mu, d_sigma, d_cost];
 }

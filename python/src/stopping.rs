@@ -36,56 +36,43 @@ fn domain_error(e: pbgi_fast::DomainError) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// `pbgi_fast::stop_by_pbgi`: `min PBGI >= y_best` (ties stop; no candidates stop).
-#[pyfunction]
-pub fn stop_by_pbgi(
-    py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    cost: PyReadonlyArray1<'_, f64>,
-    y_best: f64,
-) -> PyResult<bool> {
-    let c = candidates(&mu, &sigma, &cost)?;
-    Ok(py.detach(|| pbgi_fast::stop_by_pbgi(&c, y_best)))
+/// The rule's four functions of the candidates: `NAME(py, mu, sigma, cost, y_best)` returns
+/// `pbgi_fast::NAME(candidates, y_best)`, one line each: `NAME -> RETURN;`. Also writes
+/// `add_rules`, which registers them.
+macro_rules! candidate_rules {
+    ($($(#[$doc:meta])* $name:ident -> $ret:ty;)+) => {
+        $(
+            $(#[$doc])*
+            #[pyfunction]
+            pub fn $name(
+                py: Python<'_>,
+                mu: PyReadonlyArray1<'_, f64>,
+                sigma: PyReadonlyArray1<'_, f64>,
+                cost: PyReadonlyArray1<'_, f64>,
+                y_best: f64,
+            ) -> PyResult<$ret> {
+                let c = candidates(&mu, &sigma, &cost)?;
+                Ok(py.detach(|| pbgi_fast::$name(&c, y_best)))
+            }
+        )+
+
+        /// Adds the rule's functions of the candidates to the module.
+        pub fn add_rules(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $(m.add_function(wrap_pyfunction!($name, m)?)?;)+
+            Ok(())
+        }
+    };
 }
 
-/// `pbgi_fast::stop_by_log_eipc`: `max LogEIPC(·, y_best) <= 0`.
-#[pyfunction]
-pub fn stop_by_log_eipc(
-    py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    cost: PyReadonlyArray1<'_, f64>,
-    y_best: f64,
-) -> PyResult<bool> {
-    let c = candidates(&mu, &sigma, &cost)?;
-    Ok(py.detach(|| pbgi_fast::stop_by_log_eipc(&c, y_best)))
-}
-
-/// `pbgi_fast::pbgi_gap`: `y_best - min PBGI` (`<= 0` means stop).
-#[pyfunction]
-pub fn pbgi_gap(
-    py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    cost: PyReadonlyArray1<'_, f64>,
-    y_best: f64,
-) -> PyResult<f64> {
-    let c = candidates(&mu, &sigma, &cost)?;
-    Ok(py.detach(|| pbgi_fast::pbgi_gap(&c, y_best)))
-}
-
-/// `pbgi_fast::max_log_eipc`: `max LogEIPC(·, y_best)` (`<= 0` means stop).
-#[pyfunction]
-pub fn max_log_eipc(
-    py: Python<'_>,
-    mu: PyReadonlyArray1<'_, f64>,
-    sigma: PyReadonlyArray1<'_, f64>,
-    cost: PyReadonlyArray1<'_, f64>,
-    y_best: f64,
-) -> PyResult<f64> {
-    let c = candidates(&mu, &sigma, &cost)?;
-    Ok(py.detach(|| pbgi_fast::max_log_eipc(&c, y_best)))
+candidate_rules! {
+    /// `pbgi_fast::stop_by_pbgi`: `min PBGI >= y_best` (ties stop; no candidates stop).
+    stop_by_pbgi -> bool;
+    /// `pbgi_fast::stop_by_log_eipc`: `max LogEIPC(·, y_best) <= 0`.
+    stop_by_log_eipc -> bool;
+    /// `pbgi_fast::pbgi_gap`: `y_best - min PBGI` (`<= 0` means stop).
+    pbgi_gap -> f64;
+    /// `pbgi_fast::max_log_eipc`: `max LogEIPC(·, y_best)` (`<= 0` means stop).
+    max_log_eipc -> f64;
 }
 
 /// `pbgi_reference::stop_decision`: the rule decided exactly both ways. Returns

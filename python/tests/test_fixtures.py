@@ -43,7 +43,7 @@ def pbgi_binary():
     path = os.path.join(target, "release", "pbgi")
     if not os.path.exists(path):
         pytest.fail(
-            f"{path} not found: build it first (cargo build --release -p pbgi-conformance, "
+            f"{path} not found: build it first (cargo build --release -p pbgi-cli, "
             "or the README's test command, which runs cargo test --workspace --release)"
         )
     return path

@@ -4,7 +4,7 @@
 //! function.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use pbgi_conformance::cli::eval::eval_stream;
+use pbgi_cli::eval::eval_stream;
 use pbgi_conformance::function::Function;
 use pbgi_conformance::oracle::{fast_has, Engine};
 

@@ -1,36 +1,9 @@
 //! End-to-end tests of `pbgi eval` (the oracle's public contract), run on the built binary.
 //! Expected values are MATH.md's public sanity values and closed forms, never the code's output.
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn pbgi(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbgi"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("pbgi runs");
-    // Feed stdin from another thread: a large input would otherwise deadlock against the
-    // output pipe filling up.
-    let mut pipe = child.stdin.take().expect("piped");
-    let input = stdin.to_string();
-    let feeder = std::thread::spawn(move || {
-        // The child may stop reading early (on a bad row); a broken pipe is fine then.
-        let _ = pipe.write_all(input.as_bytes());
-    });
-    let output = child.wait_with_output().expect("pbgi finishes");
-    feeder.join().expect("feeder thread");
-    output
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("utf-8")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).expect("utf-8")
-}
+use common::{pbgi_with_input as pbgi, stderr, stdout};
+use std::process::Output;
 
 /// Splits the output CSV into rows of fields (no quoting in these outputs).
 fn rows(output: &Output) -> Vec<Vec<String>> {

@@ -9,7 +9,7 @@
 //! (`PBGI_PROPTEST_SEED` replays one); `PBGI_FUZZ_CASES` scales the case counts.
 mod common;
 
-use pbgi_conformance::cli::eval::{appended_columns, eval_stream, BATCH};
+use pbgi_cli::eval::{appended_columns, eval_stream, BATCH};
 use pbgi_conformance::csv_io::{format_shortest, ArgumentReader, Fields, InputError};
 use pbgi_conformance::decimal::{self, DIGITS};
 use pbgi_conformance::function::Function;
@@ -188,10 +188,20 @@ fn eval_stream_by_strings(
                             })
                             .collect()
                     })
-                    .map_err(|e| (e.column, e.message)),
+                    .map_err(|e| {
+                        (
+                            e.argument().map(|a| a.name.to_string()),
+                            e.message().to_string(),
+                        )
+                    }),
                 Engine::Fast => oracle::fast_checked(function, &args)
                     .map(|values| values.into_iter().map(format_shortest).collect())
-                    .map_err(|e| (e.column, e.message)),
+                    .map_err(|e| {
+                        (
+                            e.argument().map(|a| a.name.to_string()),
+                            e.message().to_string(),
+                        )
+                    }),
             };
             match fields {
                 Ok(fields) => {

@@ -1,8 +1,8 @@
 //! `pbgi validate`: Theorem 1 on trial (stopping paper, Thm 1). A thin door onto
 //! `pbgi_lab::theorem1`: reads the configuration, checks the output directory, runs the
 //! samples (or one shard of them), writes the result files, then prints.
-use super::io::{ensure_writable_dir, print, read_text_file, write_atomic};
-use super::CliResult;
+use crate::io::{ensure_writable_dir, print, read_text_file, write_atomic};
+use crate::CliResult;
 use pbgi_lab::study::config::{parse_config_file, thread_pool, to_toml};
 use pbgi_lab::study::output::Files;
 use pbgi_lab::study::progress::Progress;

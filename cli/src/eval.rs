@@ -6,7 +6,7 @@
 //! ```
 //!
 //! The contract (kept stable; other implementations test against it):
-//! - FUNCTION and its columns ([`crate::function`]): `h`, `ln-h` (`z`), `log-ndtr` (`x`), `ei`,
+//! - FUNCTION and its columns ([`pbgi_conformance::function`]): `h`, `ln-h` (`z`), `log-ndtr` (`x`), `ei`,
 //!   `log-ei`, `ei-grad`, `log-ei-grad` (`mu,sigma,y`), `pbgi`, `pbgi-grad` (`mu,sigma,cost`),
 //!   `log-eipc` (`mu,sigma,y,cost`). The header row names the columns, in any order; other
 //!   columns are passed through unchanged. Blank lines and lines starting with `#` (after
@@ -25,14 +25,17 @@
 //! - Streaming: rows are read and evaluated in batches of [`BATCH`] (in parallel), so memory does
 //!   not grow with the input; progress is shown on standard error when it is a terminal and the
 //!   run lasts over a second.
-use super::io::{self, CliError};
-use super::CliResult;
-use crate::csv_io::{format_shortest, push_shortest, ArgumentReader, Fields, InputError};
-use crate::csv_row;
-use crate::decimal::{self, DIGITS};
-use crate::function::Function;
-use crate::oracle::{self, Engine};
-use crate::text_table;
+use crate::choices::{EngineChoice, FunctionChoice};
+use crate::io::{self, CliError};
+use crate::CliResult;
+use pbgi_conformance::csv_io::{
+    format_shortest, push_shortest, ArgumentReader, Fields, InputError,
+};
+use pbgi_conformance::csv_row;
+use pbgi_conformance::decimal::{self, DIGITS};
+use pbgi_conformance::function::Function;
+use pbgi_conformance::oracle::{self, Engine};
+use pbgi_conformance::text_table;
 use pbgi_reference::{Accuracy, Certified};
 use rayon::prelude::*;
 use std::io::{BufRead, Write};
@@ -47,10 +50,10 @@ pub struct Args {
     /// The function: h, ln-h, log-ndtr, ei, log-ei, pbgi, log-eipc, ei-grad, log-ei-grad,
     /// pbgi-grad.
     #[arg(value_enum, required_unless_present = "example")]
-    pub function: Option<Function>,
+    pub function: Option<FunctionChoice>,
     /// Which implementation evaluates the rows.
-    #[arg(long, value_enum, default_value_t = Engine::Reference)]
-    pub engine: Engine,
+    #[arg(long, value_enum, default_value_t = EngineChoice::Reference)]
+    pub engine: EngineChoice,
     /// Print a small table of well-known values (MATH.md's sanity values and tail cases) instead
     /// of reading standard input, from the engine chosen with --engine.
     #[arg(long, conflicts_with = "function")]
@@ -59,15 +62,16 @@ pub struct Args {
 
 /// Runs `pbgi eval`.
 pub fn run(args: Args) -> CliResult {
-    let Some(function) = args.function.filter(|_| !args.example) else {
-        io::print(&example_table(args.engine)?)?;
+    let engine = Engine::from(args.engine);
+    let Some(function) = args.function.filter(|_| !args.example).map(Function::from) else {
+        io::print(&example_table(engine)?)?;
         return Ok(ExitCode::SUCCESS);
     };
     let mut stdout = io::Stdout::lock();
     let mut progress = io::Progress::new("rows evaluated");
     let outcome = eval_stream_with_progress(
         function,
-        args.engine,
+        engine,
         std::io::stdin().lock(),
         &mut stdout,
         &mut progress,
@@ -258,7 +262,12 @@ fn evaluate_into(
                 &Accuracy::default(),
                 &mut slot.results,
             )
-            .map_err(|e| (e.column, e.message))?;
+            .map_err(|e| {
+                (
+                    e.argument().map(|a| a.name.to_string()),
+                    e.message().to_string(),
+                )
+            })?;
             for c in &slot.results {
                 row.push(b',');
                 push_shortest(c.value, row);
@@ -270,8 +279,12 @@ fn evaluate_into(
             slot.results.clear();
         }
         Engine::Fast => {
-            let values =
-                oracle::fast_checked(function, &slot.args).map_err(|e| (e.column, e.message))?;
+            let values = oracle::fast_checked(function, &slot.args).map_err(|e| {
+                (
+                    e.argument().map(|a| a.name.to_string()),
+                    e.message().to_string(),
+                )
+            })?;
             for value in values {
                 row.push(b',');
                 push_shortest(value, row);
@@ -317,7 +330,8 @@ pub fn example_table(engine: Engine) -> Result<String, String> {
         let mut line = vec![function.cli_name().to_string(), arguments];
         match engine {
             Engine::Reference => {
-                let certified = oracle::reference(function, args).map_err(|e| e.message)?;
+                let certified =
+                    oracle::reference(function, args).map_err(|e| e.message().to_string())?;
                 line.push(format_shortest(certified.value));
                 line.push(format!(
                     "[{}, {}]",

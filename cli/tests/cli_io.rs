@@ -1,13 +1,12 @@
 //! End-to-end tests of the tool's input and output under hostile conditions: a full disk, a
 //! reader that goes away, a closed standard output, endless input. Each must end in a one-line
-//! error or a quiet stop with the documented exit status (`conformance/src/cli/io.rs`), never a
+//! error or a quiet stop with the documented exit status (`cli/src/io.rs`), never a
 //! panic or a silent success.
+mod common;
+
+use common::{dev_full, pbgi, text};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
-
-fn pbgi() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pbgi"))
-}
 
 /// `pbgi ARGS` with every standard stream piped.
 fn spawn_piped(args: &[&str]) -> std::process::Child {
@@ -18,19 +17,6 @@ fn spawn_piped(args: &[&str]) -> std::process::Child {
         .stderr(Stdio::piped())
         .spawn()
         .expect("pbgi runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn dev_full() -> Stdio {
-    Stdio::from(
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .expect("/dev/full exists"),
-    )
 }
 
 /// Runs `args` with standard output on `/dev/full` and `input` on standard input; expects exit

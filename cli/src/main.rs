@@ -1,6 +1,6 @@
-//! `pbgi`: the project's command-line tool. Each subcommand lives in `pbgi_conformance::cli::*`.
+//! `pbgi`: the project's command-line tool. Each subcommand lives in `pbgi_cli::*`.
 use clap::{Parser, Subcommand};
-use pbgi_conformance::cli::{self, io};
+use pbgi_cli::{self as cli, io};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -43,7 +43,7 @@ enum Command {
 static RECORD_STDOUT_AT_START: extern "C" fn() = io::record_stdout_at_start;
 
 /// Parses the command line and runs the subcommand. Never panics on any input or output: every
-/// failure is a one-line message and an exit status (`pbgi_conformance::cli::io` lists them).
+/// failure is a one-line message and an exit status (`pbgi_cli::io` lists them).
 fn main() -> ExitCode {
     let parsed = match Cli::try_parse() {
         Ok(parsed) => parsed,

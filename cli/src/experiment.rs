@@ -3,9 +3,9 @@
 //! preset), checks the output directory, runs every (cost, λ) setting × sample × acquisition
 //! to the cap with every stopping rule observing the same trajectory (or one shard of the
 //! samples), writes the result files, then prints the summary.
-use super::io::{ensure_writable_dir, print};
-use super::validate::{read_config, write_files};
-use super::CliResult;
+use crate::io::{ensure_writable_dir, print};
+use crate::validate::{read_config, write_files};
+use crate::CliResult;
 use pbgi_lab::experiment::report::{report_files, shard_files};
 use pbgi_lab::experiment::study::run_count;
 use pbgi_lab::experiment::{run_experiment, ExperimentConfig};

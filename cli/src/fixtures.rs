@@ -9,9 +9,9 @@
 //! `--verify` exits with status 1 and names the first differing line when a checked-in file
 //! differs from what the reference produces now. `--write` replaces each file atomically (a file
 //! is either the old or the complete new one).
-use super::io;
-use super::CliResult;
-use crate::fixtures_gen::Fixture;
+use crate::io;
+use crate::CliResult;
+use pbgi_conformance::fixtures_gen::Fixture;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

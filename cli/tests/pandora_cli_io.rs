@@ -1,22 +1,12 @@
 //! `pbgi pandora` end to end under hostile conditions: a full disk, a reader that goes away,
 //! malformed or endless instance files. Each ends in a one-line error with status 2 (or a quiet
-//! stop with status 141), never a panic (statuses: `conformance/src/cli/io.rs`).
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+//! stop with status 141), never a panic (statuses: `cli/src/io.rs`).
+use std::path::PathBuf;
+use std::process::{Output, Stdio};
 
-fn pbgi() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pbgi"))
-}
+mod common;
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fixtures/pandora")
-        .join(name)
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use common::{pandora_fixture as fixture, pbgi, stderr};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pbgi-pandora-cli-io-{}", std::process::id()));

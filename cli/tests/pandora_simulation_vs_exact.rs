@@ -4,30 +4,21 @@
 //! simulator once opened the boxes of `two_boxes.json` in the wrong order (its f64 indices
 //! `0.5` and `0.4999999999999999` tie exactly at 1/2) and missed the exact cost by 62 standard
 //! errors.
-use std::process::Command;
+mod common;
+
+use common::PANDORA_FIXTURES as FIXTURES;
 
 /// Monte Carlo band, in standard errors (seeded runs: the outcome is deterministic).
 const MC_SIGMAS: f64 = 4.0;
 const RUNS: &str = "100000";
 const SEED: &str = "1592590340";
 
-const FIXTURES: [&str; 5] = [
-    "two_boxes.json",
-    "must_open.json",
-    "mixed_normal.json",
-    "theorem2_tie.json",
-    "tie_at_outside.json",
-];
-
 fn run(fixture: &str, tie: &str) -> serde_json::Value {
-    let path = format!(
-        "{}/../fixtures/pandora/{fixture}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let out = Command::new(env!("CARGO_BIN_EXE_pbgi"))
+    let path = common::pandora_fixture(fixture);
+    let out = common::pbgi()
         .args([
             "pandora",
-            &path,
+            path.to_str().expect("UTF-8 path"),
             "--simulate",
             RUNS,
             "--seed",

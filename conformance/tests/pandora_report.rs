@@ -1,21 +1,15 @@
-//! `pbgi pandora` reports on the fixture instances, against hand-computed values
-//! (`fixtures/pandora/theorem2_tie.json`: see its description and
+//! The Pandora report (of `pbgi pandora` and `pbgi.pandora`) on the fixture instances, against
+//! hand-computed values (`fixtures/pandora/theorem2_tie.json`: see its description and
 //! `reference/tests/pandora_theorem2.rs::hand_computed_budget_breakpoint`).
-use pbgi_conformance::cli::pandora::format::read_instance;
-use pbgi_conformance::cli::pandora::report::{
-    counterexample_report, instance_report, parse_tie, Exact,
-};
-use pbgi_conformance::cli::pandora::Engine;
+mod common;
+
+use common::{pandora_fixture as fixture, PANDORA_FIXTURES as FIXTURES};
+use pbgi_conformance::pandora::format::read_instance;
+use pbgi_conformance::pandora::report::{counterexample_report, instance_report, parse_tie, Exact};
+use pbgi_conformance::pandora::Engine;
 use rug::float::Constant;
 use rug::ops::Pow;
 use rug::{Float, Rational};
-use std::path::PathBuf;
-
-fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../fixtures/pandora")
-        .join(name)
-}
 
 fn report(name: &str, tie: &str, budget: Option<&str>, engine: Engine) -> serde_json::Value {
     let path = fixture(name);
@@ -83,15 +77,6 @@ fn every_fixture_runs_on_both_engines_and_agrees() {
         }
     }
 }
-
-/// The shipped instances.
-const FIXTURES: [&str; 5] = [
-    "two_boxes.json",
-    "must_open.json",
-    "mixed_normal.json",
-    "theorem2_tie.json",
-    "tie_at_outside.json",
-];
 
 /// `two_boxes.json` by hand: box a (cost 1/4, X ∈ {0, 2}) has index 1/2; box b (cost 3/10,
 /// X ∈ {-1, 1/2, 3} with probabilities 1/5, 3/10, 1/2) solves `(g + 1)/5 = 3/10`, index 1/2

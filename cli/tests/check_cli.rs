@@ -1,7 +1,10 @@
 //! End-to-end tests of `pbgi check`: grading files whose errors are known by construction
 //! (MATH.md's sanity values moved by an exact number of ULPs).
+mod common;
+
+use common::{pbgi, pbgi_with_input, text};
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn write_temp(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pbgi-check-cli-{}", std::process::id()));
@@ -12,20 +15,12 @@ fn write_temp(name: &str, text: &str) -> PathBuf {
 }
 
 fn check(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pbgi"))
-        .arg("check")
-        .args(args)
-        .output()
-        .expect("pbgi runs")
+    pbgi().arg("check").args(args).output().expect("pbgi runs")
 }
 
 /// `x` moved up by `n` ULPs.
 fn ulps_up(x: f64, n: u64) -> f64 {
     f64::from_bits(x.to_bits() + n)
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
 }
 
 #[test]
@@ -311,21 +306,7 @@ fn z_column_mode_grades_the_h_inside_ei_and_log_ei() {
 
 /// Runs `pbgi eval FUNCTION` on `input`; returns its output (a file for `--oracle`).
 fn eval_output(function: &str, args: &[&str], input: &str) -> String {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbgi"))
-        .args(["eval", function])
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = pbgi_with_input(&[&["eval", function], args].concat(), input);
     assert!(out.status.success());
     text(&out.stdout)
 }

@@ -4,24 +4,17 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-fn pbgi() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pbgi"))
-}
+mod common;
+
+use common::{pbgi, stderr};
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pbgi-lab-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir(&format!("lab-cli-{name}"))
 }
 
 fn run(cmd: &mut Command) -> Output {
     cmd.output().unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// A small `pbgi experiment` configuration: 31-point grid, cap 10, five samples.

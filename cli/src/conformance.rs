@@ -11,12 +11,12 @@
 //! asked for). Exit status 1 when any cell
 //! exceeds its guarantee or its regression bound (`conformance/src/tolerances.rs`), or the
 //! reference failed on an input.
-use super::io;
-use super::CliResult;
-use crate::cross_check::{self, Cell};
-use crate::function::Function;
-use crate::inputs;
-use crate::ulp::measure_description;
+use crate::io;
+use crate::CliResult;
+use pbgi_conformance::cross_check::{self, Cell};
+use pbgi_conformance::function::Function;
+use pbgi_conformance::inputs;
+use pbgi_conformance::ulp::measure_description;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 

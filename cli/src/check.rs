@@ -9,7 +9,7 @@
 //! `their.csv` has the input columns of `pbgi eval FUNCTION` plus their answers in the function's
 //! output columns (`value`; `inf`, `-inf`, `nan` allowed). For each row the reference's correctly
 //! rounded result is computed and the error measured in ULPs (`conformance/src/ulp.rs` states the
-//! measure of each function). The report ([`crate::check_report::CheckReport`]) gives the count,
+//! measure of each function). The report ([`pbgi_conformance::check_report::CheckReport`]) gives the count,
 //! max / median / 99th-percentile error, the worst rows (inputs in decimal and hex bits, so they
 //! can be reproduced exactly) and the errors by region of `z` (PBGI: of `u`). `--json` prints the
 //! whole report as JSON instead of text; `--rows FILE.csv` also writes every row's error (written
@@ -18,7 +18,7 @@
 //! `z = (y − μ)/σ` in f64 from the error of their `h`. `--oracle OUT.csv` grades against an
 //! earlier `pbgi eval` output of the same inputs instead of recomputing (a slow reference row is
 //! paid once). `--group-by COLUMN` adds a table by the values of any column of their file.
-//! `--edges` grades their behaviour at the special inputs of [`crate::edges`] by class. Progress
+//! `--edges` grades their behaviour at the special inputs of [`pbgi_conformance::edges`] by class. Progress
 //! is shown on standard error when it is a terminal and grading lasts over a second.
 //!
 //! Exit status: 0 when every error is within `--max-ulp` (or no bound is given); 1 when the bound
@@ -26,13 +26,14 @@
 //! or is missing); 2 when the input cannot be read or graded (the message names file, line,
 //! column and reason; nothing is printed and no `--rows` file is written); 141 when standard
 //! output's reader went away.
-use super::io;
-use super::CliResult;
-use crate::check_report::{CheckReport, OracleSource, RowToGrade};
-use crate::csv_io::{format_shortest, ArgumentReader};
-use crate::edges;
-use crate::function::Function;
-use crate::oracle::Engine;
+use crate::choices::FunctionChoice;
+use crate::io;
+use crate::CliResult;
+use pbgi_conformance::check_report::{CheckReport, OracleSource, RowToGrade};
+use pbgi_conformance::csv_io::{format_shortest, ArgumentReader};
+use pbgi_conformance::edges;
+use pbgi_conformance::function::Function;
+use pbgi_conformance::oracle::Engine;
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -46,7 +47,7 @@ pub struct Args {
     /// The function: h, ln-h, log-ndtr, ei, log-ei, pbgi, log-eipc, ei-grad, log-ei-grad,
     /// pbgi-grad.
     #[arg(value_enum)]
-    pub function: Function,
+    pub function: FunctionChoice,
     /// CSV with the function's input columns and its output columns (their results).
     pub file: PathBuf,
     /// Fail (exit status 1) when any row's error exceeds this many ULPs (a finite number >= 0).
@@ -111,6 +112,7 @@ fn parse_max_ulp(text: &str) -> Result<f64, String> {
 
 /// Runs `pbgi check`.
 pub fn run(args: Args) -> CliResult {
+    let chosen = Function::from(args.function);
     let open = |path: &PathBuf| {
         std::fs::File::open(path)
             .map(std::io::BufReader::new)
@@ -119,12 +121,7 @@ pub fn run(args: Args) -> CliResult {
     let input = open(&args.file)?;
     if args.edges {
         let bound = args.max_ulp.unwrap_or(EDGE_MAX_ULP);
-        let report = edges::grade(
-            args.function,
-            input,
-            &args.file.display().to_string(),
-            bound,
-        )?;
+        let report = edges::grade(chosen, input, &args.file.display().to_string(), bound)?;
         io::print(&report.render_text())?;
         return Ok(if report.passed() {
             ExitCode::SUCCESS
@@ -132,12 +129,12 @@ pub fn run(args: Args) -> CliResult {
             ExitCode::from(1)
         });
     }
-    let function = graded_function(args.function, args.z)?;
+    let function = graded_function(chosen, args.z)?;
     let name = if args.z {
         format!(
             "{} (z-column mode of {}: {} at the file's z)",
             args.file.display(),
-            args.function.cli_name(),
+            chosen.cli_name(),
             if function == Function::H {
                 "h(z)"
             } else {
@@ -244,9 +241,9 @@ pub fn grade(
         // Rows before a bad row are graded first, so that an earlier error is the one reported.
         report
             .grade_batch(&batch)
-            .map_err(|e| match e.error.column {
-                Some(column) => format!("line {}, column `{column}`: {}", e.line, e.error.message),
-                None => format!("line {}: {}", e.line, e.error.message),
+            .map_err(|e| match e.error.argument() {
+                Some(a) => format!("line {}, column `{}`: {}", e.line, a.name, a.message),
+                None => format!("line {}: {}", e.line, e.error.message()),
             })?;
         progress.advance(batch.len() as u64);
         if let Some(error) = read_error {
@@ -275,7 +272,7 @@ pub fn grade_against_eval_output(
         ArgumentReader::new(input, function, outputs, &[]).map_err(|e| format!("{name}: {e}"))?;
     let mut eval = ArgumentReader::new(oracle, function, outputs, &[])
         .map_err(|e| format!("{oracle_name}: {e}"))?;
-    for column in super::eval::appended_columns(function, Engine::Reference) {
+    for column in crate::eval::appended_columns(function, Engine::Reference) {
         if !eval.headers().iter().any(|h| h.trim() == column) {
             return Err(format!(
                 "{oracle_name}: line 1: no column `{column}`; --oracle takes the output of \

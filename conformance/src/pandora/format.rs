@@ -18,7 +18,7 @@
 //! `"mean"`, `"sd"`); `"name"` and `"description"` are optional strings. Unknown fields are
 //! errors. Every error names the box and field, or the line and column of a syntax error.
 use super::json::{parse, Json};
-use crate::cli::io::read_text_file;
+use crate::limits::read_text_file;
 use pbgi_reference::pandora::{Distribution, Instance, InstanceError, PandoraBox};
 use rug::ops::Pow;
 use rug::{Integer, Rational};
@@ -286,12 +286,12 @@ pub fn read_instance(text: &str) -> Result<InstanceFile, String> {
     Ok(InstanceFile { instance, names })
 }
 
-/// Reads an instance file: at most [`crate::cli::io::MAX_FILE_BYTES`], UTF-8 (a leading
+/// Reads an instance file: at most [`crate::limits::MAX_FILE_BYTES`], UTF-8 (a leading
 /// byte-order mark is dropped), then [`read_instance`]. Every error starts with the file's
 /// name, then the line and column (syntax) or the box and field (content).
 ///
 /// # Errors
-/// As [`crate::cli::io::read_text_file`] and [`read_instance`].
+/// As [`crate::limits::read_text_file`] and [`read_instance`].
 pub fn read_instance_file(path: &Path) -> Result<InstanceFile, String> {
     let text = read_text_file(path)?;
     read_instance(&text).map_err(|e| format!("{}: {e}", path.display()))

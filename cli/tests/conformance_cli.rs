@@ -3,18 +3,18 @@
 use pbgi_conformance::function::Function;
 use pbgi_conformance::regions::Region;
 use pbgi_conformance::tolerances::MEASURED;
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod common;
+
+use common::stdout;
 
 fn pbgi(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pbgi"))
+    common::pbgi()
         .arg("conformance")
         .args(args)
         .output()
         .expect("pbgi runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("UTF-8")
 }
 
 #[test]

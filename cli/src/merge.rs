@@ -2,9 +2,9 @@
 //! `pbgi validate` or `pbgi experiment`) into the files the unsplit run writes, byte for byte.
 //! Checks first that the directories are one complete split (`1/N` … `N/N`, each once) of one
 //! study with one configuration.
-use super::io::{ensure_writable_dir, print, read_text_file};
-use super::validate::{read_config, write_files};
-use super::CliResult;
+use crate::io::{ensure_writable_dir, print, read_text_file};
+use crate::validate::{read_config, write_files};
+use crate::CliResult;
 use pbgi_lab::study::shard::{check_complete, Manifest, Shard, StudyKind, MANIFEST};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -34,7 +34,7 @@ pub fn run(args: Args) -> CliResult {
         match kind {
             None => kind = Some(manifest.study),
             Some(k) if k != manifest.study => {
-                return Err(super::io::CliError::Message(format!(
+                return Err(crate::io::CliError::Message(format!(
                     "{}: a {:?} shard among {k:?} shards",
                     dir.display(),
                     manifest.study
@@ -47,7 +47,7 @@ pub fn run(args: Args) -> CliResult {
         match &config_text {
             None => config_text = Some((text, dir)),
             Some((first, first_dir)) if *first != text => {
-                return Err(super::io::CliError::Message(format!(
+                return Err(crate::io::CliError::Message(format!(
                     "{}: the configuration differs from {}'s",
                     path.display(),
                     first_dir.join("config.toml").display()

@@ -2,13 +2,10 @@
 //! solve a Pandora's Box instance and print a JSON report (indices in policy order, expected
 //! cost, best value and objective, and for small discrete instances the DP optimum and whether
 //! the policy attains it). `pbgi pandora --counterexample EPS,DELTA` prints the EI-per-cost
-//! counterexample instead. The file format is documented in [`format`].
-pub mod format;
-pub mod json;
-pub mod report;
-pub mod ties;
-
-use super::{io, CliResult};
+//! counterexample instead. The file format is documented in [`format`](mod@format); the report
+//! is the library's ([`pbgi_conformance::pandora`]); here are the arguments and the terminal.
+use crate::{io, CliResult};
+use pbgi_conformance::pandora::{format, report};
 use pbgi_reference::pandora::work::{DEFAULT_MAX_WORK, MAX_STATES_CEILING};
 use pbgi_reference::pandora::{Progress, WorkLimits};
 use std::io::Write;
@@ -56,13 +53,23 @@ pub struct Args {
     pub counterexample: Option<String>,
 }
 
-/// Which crate computes the report.
+/// Which crate computes the report ([`pbgi_conformance::pandora::Engine`], as a choice of
+/// the command line).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
     /// Exact rationals (discrete) / MPFR (normal): `pbgi_reference::pandora`.
     Reference,
     /// f64: `pbgi_fast::pandora`.
     Fast,
+}
+
+impl From<Engine> for pbgi_conformance::pandora::Engine {
+    fn from(engine: Engine) -> Self {
+        match engine {
+            Engine::Reference => pbgi_conformance::pandora::Engine::Reference,
+            Engine::Fast => pbgi_conformance::pandora::Engine::Fast,
+        }
+    }
 }
 
 /// `--max-states` and `--max-work`, checked.
@@ -152,7 +159,7 @@ pub fn run(args: Args) -> CliResult {
                 &file,
                 &tie,
                 budget,
-                args.engine,
+                args.engine.into(),
                 &mut exact,
             )
             .map_err(|e| format!("{}: {e}", path.display()))?;

@@ -2,7 +2,7 @@
 //! half-written or allowed to grow without bound.
 //!
 //! - **Standard output.** Rust ignores `SIGPIPE`, so a write to a closed pipe returns `EPIPE`
-//!   (and `println!` panics on it). Subcommands write through [`print`] / [`Stdout`] instead:
+//!   (and `println!` panics on it). Subcommands write through [`print()`] / [`Stdout`] instead:
 //!   `EPIPE` becomes [`CliError::BrokenPipe`] (the tool ends quietly with status
 //!   [`EXIT_BROKEN_PIPE`], as a shell reports a tool killed by `SIGPIPE`, so
 //!   `pbgi eval … | head -1` ends without a message), any other write error (`ENOSPC` on
@@ -15,7 +15,8 @@
 //! - **Input bounds.** One line or CSV record is at most [`MAX_RECORD_BYTES`] (1 MiB)
 //!   ([`read_line_capped`]); a whole configuration or instance file at most [`MAX_FILE_BYTES`]
 //!   (16 MiB) ([`read_text_file`]). Beyond them the tool stops with a message naming the file
-//!   and line, instead of reading `/dev/zero` into memory.
+//!   and line, instead of reading `/dev/zero` into memory. The bounds and their readers are the
+//!   library's ([`pbgi_conformance::limits`]), re-exported here.
 //!
 //! - **Progress** of long runs goes to standard error through [`Progress`], only when it is a
 //!   terminal.
@@ -24,18 +25,14 @@
 //! differs); [`EXIT_ERROR`] (2) the run could not be completed (bad input, unreadable or
 //! unwritable file, usage error); [`EXIT_BROKEN_PIPE`] (141) the reader of standard output went
 //! away.
+pub use pbgi_conformance::limits::{
+    describe_size, read_line_capped, read_text_file, LineRead, MAX_FILE_BYTES, MAX_RECORD_BYTES,
+};
 use std::fmt;
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-/// The longest line, or CSV record (which may span lines inside quotes), read from any input:
-/// 1 MiB. Real rows are well under 1 KiB; the bound keeps memory flat on any input.
-pub const MAX_RECORD_BYTES: usize = 1 << 20;
-
-/// The largest configuration or instance file (TOML, JSON) read as a whole: 16 MiB.
-pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
 /// Exit status of a run that could not be completed (the message says why).
 pub const EXIT_ERROR: u8 = 2;
@@ -297,33 +294,6 @@ pub fn ensure_writable_dir(dir: &Path) -> Result<(), String> {
     })
 }
 
-/// Reads a whole text file of at most [`MAX_FILE_BYTES`] bytes. Errors name the file, and the
-/// line of the first invalid UTF-8 byte. A leading UTF-8 byte-order mark is dropped.
-pub fn read_text_file(path: &Path) -> Result<String, String> {
-    let file =
-        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!(
-            "{}: the file is larger than {} MiB, the limit for configuration and instance files",
-            path.display(),
-            MAX_FILE_BYTES >> 20
-        ));
-    }
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-        let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();
-        format!("{}: line {line} is not valid UTF-8", path.display())
-    })?;
-    Ok(match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    })
-}
-
 /// Progress of a long run on standard error: a line counting the rows done (and their rate),
 /// shown only when standard error is a terminal and the run has lasted over a second, so that
 /// short runs, pipes and log files see nothing. Cleared when finished.
@@ -376,122 +346,9 @@ impl Progress {
     }
 }
 
-/// The outcome of [`read_line_capped`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LineRead {
-    /// A line was read (with its `\n`, unless it is the last line and has none).
-    Line,
-    /// The input is at its end; nothing was read.
-    End,
-    /// The line is longer than the limit; the bytes read so far are in the buffer and the rest of
-    /// the line is unread. Stop reading this input.
-    TooLong,
-}
-
-/// Appends the next line of `input`, through its `\n`, to `line`, unless `line` would exceed
-/// `limit` bytes (counting what it already holds, so a caller can bound a record that spans
-/// lines). Reads no further than `limit + 1` bytes into memory.
-pub fn read_line_capped<R: BufRead + ?Sized>(
-    input: &mut R,
-    line: &mut Vec<u8>,
-    limit: usize,
-) -> io::Result<LineRead> {
-    let start = line.len();
-    loop {
-        let available = match input.fill_buf() {
-            Ok(available) => available,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if available.is_empty() {
-            return Ok(if line.len() == start {
-                LineRead::End
-            } else {
-                LineRead::Line
-            });
-        }
-        let newline = memchr::memchr(b'\n', available);
-        let take = newline.map_or(available.len(), |at| at + 1);
-        // The line end itself does not count towards the limit.
-        let content = take - usize::from(newline.is_some());
-        if line.len() + content > limit {
-            let room = limit.saturating_sub(line.len());
-            line.extend_from_slice(&available[..room]);
-            input.consume(room);
-            return Ok(LineRead::TooLong);
-        }
-        line.extend_from_slice(&available[..take]);
-        input.consume(take);
-        if newline.is_some() {
-            return Ok(LineRead::Line);
-        }
-    }
-}
-
-/// `bytes` as a size for messages: `1 MiB`, `16 MiB`, or bytes.
-pub fn describe_size(bytes: usize) -> String {
-    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
-        format!("{} MiB", bytes >> 20)
-    } else {
-        format!("{bytes} bytes")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn lines_are_read_whole_up_to_the_limit() {
-        let mut input: &[u8] = b"abc\nde\r\nlast";
-        let mut line = Vec::new();
-        assert_eq!(
-            read_line_capped(&mut input, &mut line, 3).unwrap(),
-            LineRead::Line
-        );
-        assert_eq!(line, b"abc\n");
-        line.clear();
-        assert_eq!(
-            read_line_capped(&mut input, &mut line, 3).unwrap(),
-            LineRead::Line
-        );
-        assert_eq!(line, b"de\r\n");
-        line.clear();
-        assert_eq!(
-            read_line_capped(&mut input, &mut line, 4).unwrap(),
-            LineRead::Line
-        );
-        assert_eq!(line, b"last");
-        line.clear();
-        assert_eq!(
-            read_line_capped(&mut input, &mut line, 4).unwrap(),
-            LineRead::End
-        );
-    }
-
-    #[test]
-    fn a_long_line_stops_at_the_limit() {
-        // Through a small buffer, so the line arrives in pieces.
-        let text = vec![b'x'; 100];
-        let mut input = io::BufReader::with_capacity(7, &text[..]);
-        let mut line = b"12345".to_vec();
-        assert_eq!(
-            read_line_capped(&mut input, &mut line, 50).unwrap(),
-            LineRead::TooLong
-        );
-        assert_eq!(line.len(), 50);
-    }
-
-    #[test]
-    fn endless_input_is_bounded() {
-        let mut zeros = io::BufReader::new(io::repeat(0));
-        let mut line = Vec::new();
-        assert_eq!(
-            read_line_capped(&mut zeros, &mut line, MAX_RECORD_BYTES).unwrap(),
-            LineRead::TooLong
-        );
-        assert_eq!(line.len(), MAX_RECORD_BYTES);
-    }
 
     #[test]
     fn atomic_writes_replace_whole_files_and_leave_no_temporary() {
@@ -523,21 +380,6 @@ mod tests {
             "{message}"
         );
         std::fs::remove_file(&file).unwrap();
-    }
-
-    #[test]
-    fn text_files_are_bounded_and_name_the_bad_line() {
-        let dir = std::env::temp_dir().join(format!("pbgi-io-read-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("c.toml");
-        std::fs::write(&path, b"\xef\xbb\xbfa = 1\nb = \"\xff\"\n").unwrap();
-        assert_eq!(
-            read_text_file(&path).unwrap_err(),
-            format!("{}: line 2 is not valid UTF-8", path.display())
-        );
-        std::fs::write(&path, "\u{feff}a = 1\n").unwrap();
-        assert_eq!(read_text_file(&path).unwrap(), "a = 1\n");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
