@@ -284,13 +284,13 @@ fn pbgi_grad_body(mu: f64, sigma: f64, cost: f64) -> PbgiGrad {
     // u straight from the solver (not (g - μ)/σ, which loses digits when |μ| ≫ σ|u|).
     let u = standardized_index(sigma, cost);
     let (d_sigma, d_cost) = if u < -1.0 {
-        // φ(x)/Φ(-x) = φ0·x/(φ0 - p(x)) (no cancellation for x > 1), and
-        // 1/Φ(-x) = that·√(2π)·e^{x²/2}, which overflows exactly when the true value does.
+        // φ(x)/Φ(-x) = φ0·x/(φ0 - p(x)) (no cancellation for x > 1).
         let x = -u;
-        let ratio = FRAC_1_SQRT_2PI * x / (FRAC_1_SQRT_2PI - p_tail(x));
+        let p = p_tail(x);
+        let ratio = FRAC_1_SQRT_2PI * x / (FRAC_1_SQRT_2PI - p);
         (
             -ratio,
-            ratio * (2.0 * core::f64::consts::PI).sqrt() * (0.5 * x * x).exp(),
+            cost_derivative_below(ratio * p / FRAC_1_SQRT_2PI, sigma, cost),
         )
     } else {
         let big = big_phi_upper(u);
@@ -301,6 +301,20 @@ fn pbgi_grad_body(mu: f64, sigma: f64, cost: f64) -> PbgiGrad {
         d_mu: 1.0,
         d_sigma,
         d_cost,
+    }
+}
+
+/// `∂g/∂c = 1/Φ(-x)` for `u = -x < -1`, from `q = φ(x)/Φ(-x) - x = ratio·p(x)/φ0` (no
+/// cancellation): `h(-x) = φ(x) - x·Φ(-x) = c/σ` gives `1/Φ(-x) = q·σ/c`. No `e^{x²/2}`, which
+/// overflows near `x = 37.7` (`c/σ ≈ 1e-310`) while `1/Φ(-x)` is still below `MAX`; `σ/c`
+/// alone may overflow there too, and `q < 1` is applied first then.
+#[inline(always)]
+pub(crate) fn cost_derivative_below(q: f64, sigma: f64, cost: f64) -> f64 {
+    let sigma_per_cost = sigma / cost;
+    if sigma_per_cost.is_finite() {
+        q * sigma_per_cost
+    } else {
+        (q * sigma) / cost
     }
 }
 

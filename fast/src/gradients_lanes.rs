@@ -12,6 +12,7 @@
 //! LogEI also `z > 20`) are recomputed by it.
 use crate::consts::FRAC_1_SQRT_2PI;
 use crate::ei_lanes::{ei_kernel, ei_x4, StandardLanes};
+use crate::gradients::cost_derivative_below;
 use crate::lanes::two_square;
 use crate::lanes::{lanes_entry, LaneMask, Lanes, LANES};
 use crate::log_ei_lanes::log_ei_x4;
@@ -66,25 +67,29 @@ fn cdf_where_not_low<V: Lanes>(v: &[f64; LANES], low: &[bool; LANES]) -> V {
 }
 
 #[inline(always)]
-fn pbgi_derivatives<V: Lanes>(u: V) -> (V, V) {
+fn pbgi_derivatives<V: Lanes>(u: V, sigma: V, cost: V) -> (V, V) {
     let lower = u.lt(-1.0);
     // u < -1: x = -u (≤ 39 where the lanes solved u); elsewhere a harmless 1.
     let x = V::select(lower, -u, V::splat(1.0));
-    let ratio = x * FRAC_1_SQRT_2PI / (V::splat(FRAC_1_SQRT_2PI) - p_tail(x));
-    let (ua, xa, low) = (u.to_array(), x.to_array(), lower.bools());
-    // e^{x²/2} (u < -1) or e^{-u²/2}, and Φ(u) = erfc(-u/√2)/2 (u ≥ -1; 1 elsewhere).
-    let e = V::from_array(core::array::from_fn(|l| {
+    let p = p_tail(x);
+    let ratio = x * FRAC_1_SQRT_2PI / (V::splat(FRAC_1_SQRT_2PI) - p);
+    let q = (ratio * p / V::splat(FRAC_1_SQRT_2PI)).to_array();
+    let (ua, low) = (u.to_array(), lower.bools());
+    let (sa, ca) = (sigma.to_array(), cost.to_array());
+    // 1/Φ(-x) = q·σ/c (u < -1, as the scalar code), e^{-u²/2} and Φ(u) = erfc(-u/√2)/2
+    // (u ≥ -1; 1 elsewhere).
+    let below = V::from_array(core::array::from_fn(|l| {
         if low[l] {
-            (0.5 * xa[l] * xa[l]).exp()
+            cost_derivative_below(q[l], sa[l], ca[l])
         } else {
-            (-0.5 * ua[l] * ua[l]).exp()
+            1.0
         }
     }));
+    let e = V::from_array(core::array::from_fn(|l| (-0.5 * ua[l] * ua[l]).exp()));
     let big = cdf_where_not_low::<V>(&ua, &low);
-    let sqrt_2pi = (2.0 * core::f64::consts::PI).sqrt();
     (
         V::select(lower, -ratio, -(e * FRAC_1_SQRT_2PI) / big),
-        V::select(lower, ratio * sqrt_2pi * e, V::splat(1.0) / big),
+        V::select(lower, below, V::splat(1.0) / big),
     )
 }
 
@@ -108,7 +113,7 @@ pub(crate) fn pbgi_grad_lanes_kernel<V: Lanes>(
         let solved = solve_chunk::<V>(sigma, cost);
         for i in (0..b - a).step_by(LANES) {
             let (g, u, ok) = index_x4::<V>(mu, sigma, cost, &solved, i);
-            let (ds, dc) = pbgi_derivatives(u);
+            let (ds, dc) = pbgi_derivatives(u, V::load(sigma, i), V::load(cost, i));
             store3::<V>(
                 [&mut value[a..b], &mut d_sigma[a..b], &mut d_cost[a..b]],
                 i,

@@ -61,14 +61,36 @@ fn add_offset(mu: f64, offset: f64, sigma: f64, u: f64) -> f64 {
     }
 }
 
+/// [`add_offset`] where `μ + offset` overflowed: `2·(μ/2 + offset/2)`. The one sum whose
+/// rounding the halves cannot decide alone is the midpoint between `±MAX`
+/// and `±2^1024` (halved: `±2^1023 ∓ 2^969`), which ties to even, `±∞`: there the exact `g`
+/// lies on the side of the offset's own error. Where `u ≥ 40` the offset is `c` and the exact
+/// one `c - σ·h(-u)` is below it; elsewhere it is `σ·u`, whose rounding error `two_prod` gives.
 #[cold]
 fn add_offset_halved(mu: f64, sigma: f64, u: f64, offset: f64) -> f64 {
+    /// `2^1023`, and half an ulp of `MAX/2`, `2^969`.
+    const HALF_OVERFLOW: f64 = f64::from_bits(0x7fe0_0000_0000_0000);
+    const QUARTER_ULP_OF_MAX: f64 = f64::from_bits(0x7c80_0000_0000_0000);
     let half = if offset.is_finite() {
         0.5 * offset
     } else {
         (0.5 * sigma) * u
     };
-    2.0 * (0.5 * mu + half)
+    let (sum, error) = two_sum(0.5 * mu, half);
+    if offset.is_finite()
+        && sum.abs() == HALF_OVERFLOW
+        && error == -sum.signum() * QUARTER_ULP_OF_MAX
+    {
+        let offset_error = if u >= 40.0 {
+            -1.0
+        } else {
+            two_prod(sigma, u).1
+        };
+        if offset_error * sum < 0.0 {
+            return f64::MAX.copysign(sum);
+        }
+    }
+    2.0 * sum
 }
 
 /// `u` with `h(u) = c/σ` (finite `σ > 0`, `c > 0`; for `c/σ ≥ 40`, `u = c/σ` rounded).

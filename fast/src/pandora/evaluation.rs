@@ -62,8 +62,9 @@ pub fn expected_cost(instance: &Instance, tie: Tie) -> f64 {
 /// relative (at most 7 halvings).
 fn tanh_sinh<F: Fn(f64) -> f64>(f: F, a: f64, b: f64) -> f64 {
     use std::f64::consts::FRAC_PI_2;
-    let m = 0.5 * (a + b);
-    let r = 0.5 * (b - a);
+    // Halves before the sum and difference: `a + b` or `b - a` may overflow near ±MAX.
+    let m = 0.5 * a + 0.5 * b;
+    let r = 0.5 * b - 0.5 * a;
     let node = |t: f64| -> Option<f64> {
         let u = FRAC_PI_2 * t.sinh();
         let w = FRAC_PI_2 * t.cosh() / (u.cosh() * u.cosh());
@@ -98,10 +99,20 @@ fn tanh_sinh<F: Fn(f64) -> f64>(f: F, a: f64, b: f64) -> f64 {
     previous
 }
 
+/// Multiples of `σ` from `μ` at which a normal box splits the range of integration (the
+/// reference's `NORMAL_SPLITS`).
+const NORMAL_SPLITS: [f64; 11] = [-8.0, -4.0, -2.0, -1.0, 0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0];
+/// Standard deviations above the mean where the range of integration may end.
+const TAIL_SDS: f64 = 40.0;
+
 /// `E[min(y0, min_i max(X_i, g_i))]`, the optimal objective (KWW), in f64:
 /// `a + ∫_a^T P(min(y0, min_i κ_i) > t) dt` split at every index, atom and `y0`; pieces are
-/// integrated exactly (piecewise constant) for discrete instances and by tanh-sinh otherwise;
-/// without outside option the range ends at `μ_j + 40σ_j` for the first normal box `j`.
+/// integrated exactly (piecewise constant) for discrete instances and by tanh-sinh otherwise.
+/// The range ends at `min(y0, T)` with `T = min_j max(μ_j + 40σ_j, g_j)` over the normal boxes:
+/// beyond `T` the integrand is at most `P(X_j > t)`, whose integral is `σ_j·h(40) < σ_j·2^-1150`
+/// (the reference's choice); a range up to a far `y0` would leave tanh-sinh a spike of width
+/// `σ` in an interval of width `y0`, which it misses. Each normal box also splits the range at
+/// `μ + kσ` for `k` in [`NORMAL_SPLITS`], where its survival function bends.
 /// # Accuracy
 /// Measured against the reference quadrature and exact rationals in
 /// `conformance/tests/pandora_fast_vs_reference.rs` (≈ 1e-14 relative there).
@@ -116,11 +127,13 @@ pub fn kww_objective(instance: &Instance, indices: &[f64]) -> f64 {
     };
     let mut breaks: Vec<f64> = indices.to_vec();
     let mut tail_end: Option<f64> = None;
-    for b in boxes {
+    for (b, &g) in boxes.iter().zip(indices) {
         match &b.distribution {
             Distribution::Discrete { values, .. } => breaks.extend_from_slice(values),
             Distribution::Normal { mean, sd } => {
-                tail_end.get_or_insert(mean + 40.0 * sd);
+                breaks.extend(NORMAL_SPLITS.iter().map(|k| mean + k * sd));
+                let reach = (mean + TAIL_SDS * sd).max(g).min(f64::MAX);
+                tail_end = Some(tail_end.map_or(reach, |t: f64| t.min(reach)));
             }
         }
     }
@@ -130,7 +143,8 @@ pub fn kww_objective(instance: &Instance, indices: &[f64]) -> f64 {
         .chain(instance.outside())
         .fold(f64::INFINITY, f64::min);
     let end = match (instance.outside(), tail_end) {
-        (Some(y0), _) => y0,
+        (Some(y0), Some(t)) => y0.min(t),
+        (Some(y0), None) => y0,
         (None, t) => breaks
             .iter()
             .copied()
@@ -139,7 +153,7 @@ pub fn kww_objective(instance: &Instance, indices: &[f64]) -> f64 {
     };
     breaks.push(start);
     breaks.push(end);
-    breaks.retain(|&x| x >= start && x <= end);
+    breaks.retain(|&x| x.is_finite() && x >= start && x <= end);
     breaks.sort_by(f64::total_cmp);
     breaks.dedup();
     let all_discrete = tail_end.is_none();

@@ -19,9 +19,10 @@
 //!   `= a + ∫_a^T P(min(y0, min_i κ_i) > t) dt` (valid for every tie rule, all being optimal:
 //!   tested against the DP on discrete instances), split at every index, atom and `y0` and at
 //!   `μ_j + kσ_j` (`k = -8 … 32`) around each normal box, so each piece is analytic and no
-//!   wider than its features; integrated by [`super::quadrature::integrate_survival`]. Without
-//!   outside option the range is truncated at `T ≥ μ_j + 40σ_j` for a normal box `j`, with
-//!   tail `≤ σ_j·2^-1150`. Two results:
+//!   wider than its features; integrated by [`super::quadrature::integrate_survival`]. The
+//!   range is truncated at `T ≥ μ_j + 40σ_j` for a normal box `j` (or at `y0` when that comes
+//!   first), with tail `≤ σ_j·2^-1150`: a range up to a far `y0` would only widen the
+//!   enclosure. Two results:
 //!   - `[objective_lower, objective_upper]`, a **certified** enclosure (the integrand is
 //!     non-increasing and log-concave between breakpoints; see `kww_quadrature` for the other
 //!     terms), of relative width about `1e-6`;
@@ -377,14 +378,23 @@ struct KwwObjective {
 /// The integrand actually integrated, `f̃`, switches box `i`'s factor on at the midpoint of its
 /// index enclosure and jumps at the converted atoms and `y0`; it differs from the true
 /// `P(W > t)` (both in `[0, 1]`) only on intervals of total length `flips` = the half-widths of
-/// the index enclosures plus the conversion errors of the atoms and `y0`, so
+/// the index enclosures plus the conversion errors of the atoms and `y0` whose intervals meet the
+/// range of integration (elsewhere a breakpoint's uncertainty cannot change `f̃`), so
 /// `|∫ P(W > t) - ∫ f̃| ≤ flips`. Between its breakpoints `f̃` is a positive constant times a
 /// product of normal survival functions: non-increasing and log-concave, as the certified
-/// enclosure of [`integrate_survival`] needs. Without outside option the range ends at
-/// `T_j = max(μ_j + 40σ_j, upper_j)` for the normal box `j` with the smallest `T_j`; beyond it
-/// `P(W > t) ≤ P(X_j > t)`, whose integral is `σ_j·h(-40) < σ_j·2^-1150`.
+/// enclosure of [`integrate_survival`] needs. The range ends at `y0` or, when it comes first,
+/// at `T_j = max(μ_j + 40σ_j, upper_j)` for the normal box `j` with the smallest `T_j`; beyond
+/// it `P(W > t) ≤ P(X_j > t)`, whose integral is `σ_j·h(-40) < σ_j·2^-1150`.
 fn kww_quadrature(instance: &Instance, indices: &[GeneralIndex]) -> KwwObjective {
-    let mut flips = Float::with_val(PREC, 0);
+    // Each uncertain breakpoint as (lowest, highest, half-width): it can move `f̃` only inside
+    // its own interval, so it counts towards `flips` only where that interval meets the range
+    // of integration (a box far above `y0` adds nothing).
+    let mut uncertain: Vec<(Float, Float, Float)> = Vec::new();
+    let spread = |centre: &Float, error: Float| {
+        let lo = Float::with_val_round(PREC, centre - &error, Round::Down).0;
+        let hi = Float::with_val_round(PREC, centre + &error, Round::Up).0;
+        (lo, hi, error)
+    };
     let mut switches = Vec::with_capacity(indices.len());
     let mut start: Option<Float> = None;
     let take_min = |x: Float, start: &mut Option<Float>| {
@@ -396,7 +406,7 @@ fn kww_quadrature(instance: &Instance, indices: &[GeneralIndex]) -> KwwObjective
         match &g.exact {
             Some(x) => {
                 let (s, error) = breakpoint(x);
-                flips += error;
+                uncertain.push(spread(&s, error));
                 switches.push(s);
                 take_min(breakpoint_down(x), &mut start);
             }
@@ -407,8 +417,8 @@ fn kww_quadrature(instance: &Instance, indices: &[GeneralIndex]) -> KwwObjective
                     Round::Up,
                 )
                 .0;
-                flips += half_width;
                 let mid = exact_sum(&g.lower, &g.upper) / 2u32;
+                uncertain.push((g.lower.clone(), g.upper.clone(), half_width));
                 switches.push(mid);
                 take_min(g.lower.clone(), &mut start);
             }
@@ -416,7 +426,7 @@ fn kww_quadrature(instance: &Instance, indices: &[GeneralIndex]) -> KwwObjective
     }
     let outside = instance.outside().map(|y| {
         let (y_float, error) = breakpoint(y);
-        flips += error;
+        uncertain.push(spread(&y_float, error));
         take_min(breakpoint_down(y), &mut start);
         y_float
     });
@@ -434,7 +444,7 @@ fn kww_quadrature(instance: &Instance, indices: &[GeneralIndex]) -> KwwObjective
                 let mut atoms = Vec::with_capacity(d.atoms().len());
                 for (x, p) in d.atoms() {
                     let (x_float, error) = breakpoint(x);
-                    flips += error;
+                    uncertain.push(spread(&x_float, error));
                     breaks.push(x_float.clone());
                     atoms.push((x_float, Float::with_val(PREC, p)));
                 }
@@ -461,6 +471,10 @@ fn kww_quadrature(instance: &Instance, indices: &[GeneralIndex]) -> KwwObjective
     }
     let mut tail_bound = Float::with_val(PREC, 0);
     let end = match (&outside, tail) {
+        (Some(y), Some((t, sigma))) if t < *y => {
+            tail_bound = Float::with_val(PREC, &sigma >> TAIL_BITS);
+            t
+        }
         (Some(y), _) => y.clone(),
         (None, Some((t, sigma))) => {
             tail_bound = Float::with_val(PREC, &sigma >> TAIL_BITS);
@@ -472,6 +486,12 @@ fn kww_quadrature(instance: &Instance, indices: &[GeneralIndex]) -> KwwObjective
             .expect("non-empty")
             .clone(),
     };
+    let mut flips = Float::with_val(PREC, 0);
+    for (lo, hi, error) in &uncertain {
+        if *hi >= start && *lo <= end {
+            flips += error;
+        }
+    }
     breaks.push(start.clone());
     breaks.push(end.clone());
     breaks.retain(|x| *x >= start && *x <= end);

@@ -233,17 +233,32 @@ fn widened(v: &Float) -> (Float, Float) {
 /// integral of `y·exp(e·s/Δ)` over `s ∈ [0, Δ]` is `Δ·y·log_mean_factor(e)`. `None` when not
 /// finite.
 fn log_mean_factor(e: f64) -> Option<f64> {
+    // An infinite `e` would give a factor of 0 (or ∞) and an infinite slack in [`term`].
+    if !e.is_finite() {
+        return None;
+    }
     let factor = if e == 0.0 { 1.0 } else { e.exp_m1() / e };
     factor.is_finite().then_some(factor)
 }
 
 /// `ln(x/y)` in f64, `None` when `x/y` leaves f64's normal range or either is 0.
+///
+/// `ln_1p(ratio - 1)` keeps the relative accuracy near `ratio = 1`, where `ln` would cancel;
+/// far from 1 the subtraction itself loses `ratio` (below about `2^-53` it gives exactly `-1`,
+/// so `-∞`), and `ln` is the accurate form.
 fn log_ratio(x: &Float, y: &Float) -> Option<f64> {
     if x.is_zero() || y.is_zero() {
         return None;
     }
     let ratio = Float::with_val(BOUND_PREC, x / y).to_f64();
-    (ratio.is_normal()).then(|| (ratio - 1.0).ln_1p())
+    if !ratio.is_normal() {
+        return None;
+    }
+    Some(if (0.5..=2.0).contains(&ratio) {
+        (ratio - 1.0).ln_1p()
+    } else {
+        ratio.ln()
+    })
 }
 
 /// `Δ·y·factor` at [`BOUND_PREC`] bits, widened by the term slack (and the exponent's own
