@@ -17,7 +17,7 @@
 //! `ln h(z)` inside them at a `z` column, so that an implementer can tell the error of forming
 //! `z = (y − μ)/σ` in f64 from the error of their `h`. `--oracle OUT.csv` grades against an
 //! earlier `pbgi eval` output of the same inputs instead of recomputing (a slow reference row is
-//! paid once). `--group-by COLUMN` adds a table by the values of any column of their file.
+//! paid once); that file is checked first ([`grade_against_eval_output`]). `--group-by COLUMN` adds a table by the values of any column of their file.
 //! `--edges` grades their behaviour at the special inputs of [`pbgi_conformance::edges`] by class. Progress
 //! is shown on standard error when it is a terminal and grading lasts over a second.
 //!
@@ -258,7 +258,10 @@ pub fn grade(
 /// Grades the rows of `input` against the values of an earlier `pbgi eval FUNCTION` output
 /// (`oracle`, named `oracle_name`) instead of recomputing them. The two files must hold the same
 /// arguments row by row (compared as f64 bit patterns, so `0.1` and `1e-1` agree); the eval
-/// output must come from the reference engine (it has the enclosure columns).
+/// output must come from the reference engine (it has the enclosure columns), and is checked
+/// before its values are used: each value lies in its own enclosure, and the reference
+/// recomputes rows 1, 2, 4, 8, … and the last, which must agree (so a file of another function,
+/// such as a LogEI output given to grade EI, is refused at its first row).
 pub fn grade_against_eval_output(
     function: Function,
     input: impl BufRead,
@@ -293,7 +296,9 @@ pub fn grade_against_eval_output(
     if let Some(column) = group_by {
         report = report.grouped_by(column);
     }
+    let enclosures = enclosure_columns(function, eval.headers());
     let columns = function.input_columns();
+    let mut last: Option<(u64, Vec<f64>, Vec<f64>)> = None;
     while let Some(row) = theirs.next_row().map_err(|e| format!("{name}: {e}"))? {
         let Some(answer) = eval.next_row().map_err(|e| format!("{oracle_name}: {e}"))? else {
             return Err(format!(
@@ -321,6 +326,17 @@ pub fn grade_against_eval_output(
                 answer.line, outputs[o]
             ));
         }
+        check_own_enclosure(eval.record(), &enclosures, &answer.extras, answer.line)
+            .map_err(|e| format!("{oracle_name}: {e}"))?;
+        // Rows 1, 2, 4, 8, … are recomputed (and the last one below): a file of another
+        // function, or one edited consistently, fails on its first row.
+        let count = report.len() + 1;
+        if count.is_power_of_two() {
+            check_recomputed(function, &answer.args, &answer.extras, answer.line)
+                .map_err(|e| format!("{oracle_name}: {e}"))?;
+        } else {
+            last = Some((answer.line, answer.args.clone(), answer.extras.clone()));
+        }
         report.push(
             &RowToGrade {
                 line: row.line,
@@ -339,5 +355,73 @@ pub fn grade_against_eval_output(
             report.len()
         ));
     }
+    if let Some((line, args, values)) = last {
+        check_recomputed(function, &args, &values, line)
+            .map_err(|e| format!("{oracle_name}: {e}"))?;
+    }
     Ok(report)
+}
+
+/// Per output column of `function`: its name and the positions, in an eval output with
+/// `headers`, of the value and of its enclosure's ends (checked present by the caller).
+fn enclosure_columns(function: Function, headers: &[String]) -> Vec<(String, [usize; 3])> {
+    let find = |column: &str| {
+        headers
+            .iter()
+            .position(|h| h.trim() == column)
+            .expect("the caller checked the eval output's columns")
+    };
+    let appended = crate::eval::appended_columns(function, Engine::Reference);
+    appended
+        .chunks(3)
+        .map(|c| (c[0].clone(), [find(&c[0]), find(&c[1]), find(&c[2])]))
+        .collect()
+}
+
+/// An eval output's value must lie in its own enclosure: rounding is monotone, so the correctly
+/// rounded value of a number in `[lower, upper]` lies between the roundings of `lower` and
+/// `upper`. A value edited by even one ULP falls outside (the enclosure is far narrower).
+fn check_own_enclosure(
+    record: &[String],
+    enclosures: &[(String, [usize; 3])],
+    values: &[f64],
+    line: u64,
+) -> Result<(), String> {
+    for ((column, [_, lo, hi]), &value) in enclosures.iter().zip(values) {
+        let end = |i: usize| -> Result<f64, String> {
+            record[i].trim().parse::<f64>().map_err(|_| {
+                format!("line {line}: `{}` is not a number", record[i].trim())
+            })
+        };
+        let (lower, upper) = (end(*lo)?, end(*hi)?);
+        if !(lower <= value && value <= upper) {
+            return Err(format!(
+                "line {line}, column `{column}`: {} lies outside the file's own enclosure [{}, \
+                 {}]; the oracle is inconsistent (edited?), and is not used",
+                format_shortest(value),
+                record[*lo].trim(),
+                record[*hi].trim()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The reference's correctly rounded values at `args` must be the file's `values`.
+fn check_recomputed(function: Function, args: &[f64], values: &[f64], line: u64) -> Result<(), String> {
+    let exact = pbgi_conformance::oracle::reference_outputs(function, args)
+        .map_err(|e| format!("line {line}: {}", e.message()))?;
+    if let Some(o) = (0..values.len()).find(|&o| exact[o] != values[o]) {
+        return Err(format!(
+            "line {line}, column `{}`: {} is not the value of `pbgi eval {}` for these inputs \
+             ({}); --oracle takes the output of `pbgi eval {}` (is it another function's output, \
+             or edited?), and is not used",
+            function.output_columns()[o],
+            format_shortest(values[o]),
+            function.cli_name(),
+            format_shortest(exact[o]),
+            function.cli_name()
+        ));
+    }
+    Ok(())
 }

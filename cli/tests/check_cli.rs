@@ -390,6 +390,75 @@ fn grading_against_an_earlier_eval_output_needs_the_same_inputs() {
 }
 
 #[test]
+fn an_oracle_of_another_function_is_refused() {
+    // Reported: EI graded against a LogEI output without complaint. The oracle's first row is
+    // recomputed, so the function it holds is known before any value is used.
+    let inputs = "mu,sigma,y\n0,1,0\n0,1,1\n1,0,3\n";
+    let log_ei = write_temp("oracle_log_ei.csv", &eval_output("log-ei", &[], inputs));
+    let theirs = write_temp(
+        "oracle_ei_theirs.csv",
+        "mu,sigma,y,value\n0,1,0,0.3989422804014327\n0,1,1,1.0833154705876863\n1,0,3,2\n",
+    );
+    let out = check(&[
+        "ei",
+        theirs.to_str().unwrap(),
+        "--oracle",
+        log_ei.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty());
+    assert!(
+        text(&out.stderr).contains(&format!(
+            "{}: line 2, column `value`: -0.9189385332046728 is not the value of `pbgi eval ei` \
+             for these inputs (0.3989422804014327)",
+            log_ei.display()
+        )),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn an_oracle_whose_value_leaves_its_own_enclosure_is_refused() {
+    let inputs = "mu,sigma,y\n0,1,0\n0,1,1\n1,0,3\n";
+    let genuine = eval_output("ei", &[], inputs);
+    let theirs = write_temp(
+        "enclosure_theirs.csv",
+        "mu,sigma,y,value\n0,1,0,0.3989422804014327\n0,1,1,1.0833154705876863\n1,0,3,2\n",
+    );
+    // Every row of a genuine output, one value moved by one ULP (up or down): refused at that
+    // row, whichever row it is (row 3 is neither a power of two nor recomputed before the end).
+    let lines: Vec<&str> = genuine.lines().collect();
+    for row in 1..lines.len() {
+        for step in [1i64, -1] {
+            let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            let mut fields: Vec<String> = edited[row].split(',').map(str::to_string).collect();
+            let value: f64 = fields[3].parse().unwrap();
+            let moved = f64::from_bits((value.to_bits() as i64 + step) as u64);
+            fields[3] = format!("{moved:e}");
+            edited[row] = fields.join(",");
+            let oracle = write_temp("enclosure_edited.csv", &(edited.join("\n") + "\n"));
+            let out = check(&[
+                "ei",
+                theirs.to_str().unwrap(),
+                "--oracle",
+                oracle.to_str().unwrap(),
+            ]);
+            assert_eq!(out.status.code(), Some(2), "row {row}, step {step}");
+            assert!(
+                text(&out.stderr).contains(&format!(
+                    "line {}, column `value`: {} lies outside the file's own enclosure",
+                    row + 1,
+                    pbgi_conformance::csv_io::format_shortest(moved)
+                )),
+                "row {row}, step {step}: {}",
+                text(&out.stderr)
+            );
+        }
+    }
+}
+
+#[test]
 fn errors_are_grouped_by_any_column() {
     let file = write_temp(
         "grouped.csv",
