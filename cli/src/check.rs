@@ -118,6 +118,11 @@ pub fn run(args: Args) -> CliResult {
             .map(std::io::BufReader::new)
             .map_err(|e| format!("cannot open {}: {e}", path.display()))
     };
+    if let Some(path) = &args.rows {
+        let mut inputs = vec![args.file.as_path()];
+        inputs.extend(args.oracle.as_deref());
+        crate::output_paths::check_output_file("--rows", path, &inputs)?;
+    }
     let input = open(&args.file)?;
     if args.edges {
         let bound = args.max_ulp.unwrap_or(EDGE_MAX_ULP);
@@ -389,9 +394,10 @@ fn check_own_enclosure(
 ) -> Result<(), String> {
     for ((column, [_, lo, hi]), &value) in enclosures.iter().zip(values) {
         let end = |i: usize| -> Result<f64, String> {
-            record[i].trim().parse::<f64>().map_err(|_| {
-                format!("line {line}: `{}` is not a number", record[i].trim())
-            })
+            record[i]
+                .trim()
+                .parse::<f64>()
+                .map_err(|_| format!("line {line}: `{}` is not a number", record[i].trim()))
         };
         let (lower, upper) = (end(*lo)?, end(*hi)?);
         if !(lower <= value && value <= upper) {
@@ -408,7 +414,12 @@ fn check_own_enclosure(
 }
 
 /// The reference's correctly rounded values at `args` must be the file's `values`.
-fn check_recomputed(function: Function, args: &[f64], values: &[f64], line: u64) -> Result<(), String> {
+fn check_recomputed(
+    function: Function,
+    args: &[f64],
+    values: &[f64],
+    line: u64,
+) -> Result<(), String> {
     let exact = pbgi_conformance::oracle::reference_outputs(function, args)
         .map_err(|e| format!("line {line}: {}", e.message()))?;
     if let Some(o) = (0..values.len()).find(|&o| exact[o] != values[o]) {

@@ -3,8 +3,10 @@
 //! preset), checks the output directory, runs every (cost, λ) setting × sample × acquisition
 //! to the cap with every stopping rule observing the same trajectory (or one shard of the
 //! samples), writes the result files, then prints the summary.
-use crate::io::{ensure_writable_dir, print};
-use crate::validate::{read_config, write_files};
+use crate::io::print;
+use crate::output_paths::check_output_dir;
+use crate::publish::Staging;
+use crate::validate::read_config;
 use crate::CliResult;
 use pbgi_lab::experiment::report::{report_files, shard_files};
 use pbgi_lab::experiment::study::run_count;
@@ -12,7 +14,7 @@ use pbgi_lab::experiment::{run_experiment, ExperimentConfig};
 use pbgi_lab::study::config::{thread_pool, to_toml};
 use pbgi_lab::study::progress::Progress;
 use pbgi_lab::study::shard::Shard;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -68,7 +70,9 @@ pub fn run(args: Args) -> CliResult {
         return Ok(ExitCode::SUCCESS);
     }
     let pool = thread_pool(args.threads)?;
-    ensure_writable_dir(&args.out)?;
+    let inputs: Vec<&Path> = args.config.iter().map(PathBuf::as_path).collect();
+    check_output_dir("--out", &args.out, &inputs)?;
+    let staging = Staging::prepare(&args.out)?;
     let shard = args.shard.unwrap_or(Shard::WHOLE);
     let total = run_count(&config, shard);
     let started = Instant::now();
@@ -79,7 +83,7 @@ pub fn run(args: Args) -> CliResult {
     let elapsed = started.elapsed().as_secs_f64();
     eprintln!("{total} runs in {elapsed:.1} s");
     if args.shard.is_some() {
-        write_files(&args.out, &shard_files(&config, &results, shard)?)?;
+        staging.publish(&shard_files(&config, &results, shard)?)?;
         print(&format!(
             "shard {shard}: {total} runs written to {} (combine the shards with `pbgi merge`)\n",
             args.out.display()
@@ -87,7 +91,7 @@ pub fn run(args: Args) -> CliResult {
         return Ok(ExitCode::SUCCESS);
     }
     let (table, files) = report_files(&config, &results)?;
-    write_files(&args.out, &files)?;
+    staging.publish(&files)?;
     print(&format!(
         "{table}\nCSV, SVG and summary.txt in {}\n",
         args.out.display()

@@ -11,7 +11,10 @@
 //!   would otherwise reopen it on `/dev/null` and the results would vanish with status 0.
 //! - **Result files** are written with [`write_atomic`] (a temporary file in the same directory,
 //!   then a rename): a reader sees the old file or the complete new one, never a part.
-//!   [`ensure_writable_dir`] checks an output directory before a long run starts.
+//!   [`ensure_writable_dir`] checks an output directory before a long run starts. Where a
+//!   command may write at all is one rule ([`crate::output_paths`]: a new path or a regular
+//!   file, never one of its inputs), and a study's output directory is replaced whole
+//!   ([`crate::publish`]).
 //! - **Input bounds.** One line or CSV record is at most [`MAX_RECORD_BYTES`] (1 MiB)
 //!   ([`read_line_capped`]); a whole configuration or instance file at most [`MAX_FILE_BYTES`]
 //!   (16 MiB) ([`read_text_file`]). Beyond them the tool stops with a message naming the file

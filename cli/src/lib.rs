@@ -13,7 +13,9 @@ pub mod experiment;
 pub mod fixtures;
 pub mod io;
 pub mod merge;
+pub mod output_paths;
 pub mod pandora;
+pub mod publish;
 pub mod validate;
 
 /// Result of a subcommand.

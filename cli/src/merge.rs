@@ -2,8 +2,10 @@
 //! `pbgi validate` or `pbgi experiment`) into the files the unsplit run writes, byte for byte.
 //! Checks first that the directories are one complete split (`1/N` … `N/N`, each once) of one
 //! study with one configuration.
-use crate::io::{ensure_writable_dir, print, read_text_file};
-use crate::validate::{read_config, write_files};
+use crate::io::{print, read_text_file};
+use crate::output_paths::check_output_dir;
+use crate::publish::Staging;
+use crate::validate::read_config;
 use crate::CliResult;
 use pbgi_lab::study::shard::{check_complete, Manifest, Shard, StudyKind, MANIFEST};
 use std::path::{Path, PathBuf};
@@ -58,14 +60,15 @@ pub fn run(args: Args) -> CliResult {
         shards.push((dir.display().to_string(), shard));
     }
     check_complete(&shards)?;
-    ensure_writable_dir(&args.out)?;
     let dirs: Vec<&Path> = args.dirs.iter().map(PathBuf::as_path).collect();
+    check_output_dir("--out", &args.out, &dirs)?;
+    let staging = Staging::prepare(&args.out)?;
     let config_path = dirs[0].join("config.toml");
     match kind.expect("at least one directory") {
         StudyKind::Validate => {
             let config: pbgi_lab::theorem1::Config = read_config(&config_path)?;
             let (reports, files) = pbgi_lab::theorem1::report::merge(&config, &dirs)?;
-            write_files(&args.out, &files)?;
+            staging.publish(&files)?;
             print(&format!(
                 "{}\n{}merged {} shards into {}\n",
                 pbgi_lab::theorem1::report::text_table(&reports),
@@ -82,7 +85,7 @@ pub fn run(args: Args) -> CliResult {
         StudyKind::Experiment => {
             let config: pbgi_lab::experiment::ExperimentConfig = read_config(&config_path)?;
             let (table, files) = pbgi_lab::experiment::report::merge(&config, &dirs)?;
-            write_files(&args.out, &files)?;
+            staging.publish(&files)?;
             print(&format!(
                 "{table}\nmerged {} shards into {}\n",
                 dirs.len(),

@@ -1,10 +1,11 @@
 //! `pbgi validate`: Theorem 1 on trial (stopping paper, Thm 1). A thin door onto
 //! `pbgi_lab::theorem1`: reads the configuration, checks the output directory, runs the
 //! samples (or one shard of them), writes the result files, then prints.
-use crate::io::{ensure_writable_dir, print, read_text_file, write_atomic};
+use crate::io::{print, read_text_file};
+use crate::output_paths::check_output_dir;
+use crate::publish::Staging;
 use crate::CliResult;
 use pbgi_lab::study::config::{parse_config_file, thread_pool, to_toml};
-use pbgi_lab::study::output::Files;
 use pbgi_lab::study::progress::Progress;
 use pbgi_lab::study::shard::Shard;
 use pbgi_lab::theorem1::report::{
@@ -47,14 +48,6 @@ pub(crate) fn read_config<T: DeserializeOwned>(path: &Path) -> Result<T, String>
     parse_config_file(path, &read_text_file(path)?)
 }
 
-/// Writes a study's files into `dir`, each whole or not at all.
-pub(crate) fn write_files(dir: &Path, files: &Files) -> Result<(), String> {
-    for (name, contents) in files {
-        write_atomic(&dir.join(name), contents)?;
-    }
-    Ok(())
-}
-
 /// Runs `pbgi validate`.
 pub fn run(args: Args) -> CliResult {
     let mut config = match &args.config {
@@ -73,7 +66,9 @@ pub fn run(args: Args) -> CliResult {
     }
     let study = config.build()?;
     let pool = thread_pool(args.threads)?;
-    ensure_writable_dir(&args.out)?;
+    let inputs: Vec<&Path> = args.config.iter().map(PathBuf::as_path).collect();
+    check_output_dir("--out", &args.out, &inputs)?;
+    let staging = Staging::prepare(&args.out)?;
     let shard = args.shard.unwrap_or(Shard::WHOLE);
     let samples = shard.samples(config.samples).len();
     eprintln!(
@@ -90,7 +85,7 @@ pub fn run(args: Args) -> CliResult {
     let results = results?;
     let elapsed = started.elapsed().as_secs_f64();
     if args.shard.is_some() {
-        write_files(&args.out, &shard_files(&config, &study, shard, &results)?)?;
+        staging.publish(&shard_files(&config, &study, shard, &results)?)?;
         eprintln!("run time: {elapsed:.1} s");
         print(&format!(
             "shard {shard}: {samples} samples written to {} (combine the shards with `pbgi merge`)\n",
@@ -99,7 +94,7 @@ pub fn run(args: Args) -> CliResult {
         return Ok(ExitCode::SUCCESS);
     }
     let (reports, files) = report_files(&config, &study, &results)?;
-    write_files(&args.out, &files)?;
+    staging.publish(&files)?;
     eprintln!("run time: {elapsed:.1} s");
     print(&format!(
         "{}\n{}results written to {}\n",

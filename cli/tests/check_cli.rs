@@ -459,6 +459,81 @@ fn an_oracle_whose_value_leaves_its_own_enclosure_is_refused() {
 }
 
 #[test]
+fn rows_go_only_to_a_new_path_or_a_regular_file_that_is_no_input() {
+    // Reported: --rows replaced a device node (/dev/full as root), a FIFO, a symbolic link's
+    // target, the input file itself and the oracle file. Every kind of destination:
+    let inputs = "mu,sigma,y\n0,1,0\n";
+    let oracle = write_temp("rows_oracle.csv", &eval_output("ei", &[], inputs));
+    let theirs = write_temp(
+        "rows_theirs.csv",
+        "mu,sigma,y,value\n0,1,0,0.3989422804014327\n",
+    );
+    let dir = theirs.parent().unwrap().to_path_buf();
+    let link = dir.join("rows_link.csv");
+    let _ = std::fs::remove_file(&link);
+    let fifo = dir.join("rows_fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let mut refused: Vec<(PathBuf, &str)> = vec![
+        (theirs.clone(), "is also an input of this command"),
+        (
+            dir.join(".").join("rows_theirs.csv"),
+            "is also an input of this command",
+        ),
+        (oracle.clone(), "is also an input of this command"),
+        (dir.clone(), "is a directory"),
+    ];
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&oracle, &link).unwrap();
+        refused.push((link.clone(), "is a symbolic link"));
+        refused.push((PathBuf::from("/dev/null"), "is a device"));
+        refused.push((PathBuf::from("/dev/full"), "is a device"));
+        if std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .map_or(false, |s| s.success())
+        {
+            refused.push((fifo.clone(), "is a FIFO"));
+        }
+    }
+    let oracle_before = std::fs::read(&oracle).unwrap();
+    let theirs_before = std::fs::read(&theirs).unwrap();
+    for (path, why) in &refused {
+        let out = check(&[
+            "ei",
+            theirs.to_str().unwrap(),
+            "--oracle",
+            oracle.to_str().unwrap(),
+            "--rows",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{}", path.display());
+        assert!(out.stdout.is_empty(), "{}", path.display());
+        assert!(
+            text(&out.stderr).contains(&format!("--rows {}: {why}", path.display())),
+            "{}: {}",
+            path.display(),
+            text(&out.stderr)
+        );
+    }
+    assert_eq!(std::fs::read(&oracle).unwrap(), oracle_before);
+    assert_eq!(std::fs::read(&theirs).unwrap(), theirs_before);
+    // A new path and an existing regular file are written (the latter replaced whole).
+    let rows = dir.join("rows_out.csv");
+    let _ = std::fs::remove_file(&rows);
+    for _ in 0..2 {
+        let out = check(&[
+            "ei",
+            theirs.to_str().unwrap(),
+            "--rows",
+            rows.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert!(std::fs::read_to_string(&rows).unwrap().starts_with("line,"));
+    }
+}
+
+#[test]
 fn errors_are_grouped_by_any_column() {
     let file = write_temp(
         "grouped.csv",

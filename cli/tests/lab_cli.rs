@@ -203,6 +203,123 @@ fn validate_shards_merge_into_the_unsplit_run_byte_for_byte() {
 }
 
 #[test]
+fn merge_refuses_an_output_that_is_one_of_its_shards() {
+    let dir = scratch("merge-into-shard");
+    let config = dir.join("tiny.toml");
+    std::fs::write(&config, TINY_VALIDATE).unwrap();
+    let mut dirs = Vec::new();
+    for k in 1..=2 {
+        let d = dir.join(format!("shard{k}"));
+        let o = run(pbgi()
+            .arg("validate")
+            .arg("--config")
+            .arg(&config)
+            .arg("--out")
+            .arg(&d)
+            .args(["--shard", &format!("{k}/2"), "--threads", "1"]));
+        assert!(o.status.success(), "{}", stderr(&o));
+        dirs.push(d);
+    }
+    let before = files(&dirs[0]);
+    // The shard itself, spelled another way too.
+    for out in [dirs[0].clone(), dir.join(".").join("shard1")] {
+        let o = run(pbgi()
+            .arg("merge")
+            .arg(&dirs[0])
+            .arg(&dirs[1])
+            .arg("--out")
+            .arg(&out));
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("is also an input of this command"),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(files(&dirs[0]), before, "the shard was changed");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_new_run_replaces_the_output_directory_whole() {
+    let dir = scratch("whole-directory");
+    let config = dir.join("tiny.toml");
+    std::fs::write(&config, TINY_VALIDATE).unwrap();
+    let out = dir.join("out");
+    let validate = |extra: &[&str]| {
+        run(pbgi()
+            .arg("validate")
+            .arg("--config")
+            .arg(&config)
+            .arg("--out")
+            .arg(&out)
+            .args(["--threads", "1"])
+            .args(extra))
+    };
+    let o = validate(&["--shard", "1/2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = validate(&[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // No file of the shard run (its manifest) survives into the whole run's directory.
+    let names: Vec<String> = files(&out).into_iter().map(|(n, _)| n).collect();
+    assert!(!names.iter().any(|n| n == "shard.toml"), "{names:?}");
+    for name in &names {
+        assert!(pbgi_cli::publish::written_by_pbgi(name), "{name} unknown");
+    }
+    let complete = files(&out);
+    // A file of the user's stops the run before the work, and stays.
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    let o = validate(&[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("holds notes.txt"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(out.join("notes.txt")).unwrap(), b"mine");
+    std::fs::remove_file(out.join("notes.txt")).unwrap();
+
+    // Runs killed (SIGTERM) at moments spread over a run: the directory is always the old run's
+    // or a complete new one, never a mix, and nothing else is left beside it once the next run
+    // has cleared what the killed ones left.
+    let started = std::time::Instant::now();
+    let o = validate(&["--seed", "7"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let renewed = files(&out);
+    let span = started.elapsed();
+    for step in 0..8u32 {
+        let mut child = pbgi()
+            .arg("validate")
+            .arg("--config")
+            .arg(&config)
+            .arg("--out")
+            .arg(&out)
+            .args(["--threads", "1", "--seed", "7"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(span * step / 8);
+        let _ = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status();
+        let _ = child.wait();
+        let now = files(&out);
+        assert!(
+            now == renewed || now == complete,
+            "a killed run (after {:?}) left a mixed directory",
+            span * step / 8
+        );
+    }
+    let o = validate(&[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(files(&out), complete);
+    let beside: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(beside.is_empty(), "left beside the output: {beside:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_closed_or_full_stdout_is_an_error_after_the_files_are_written() {
     let dir = scratch("stdout");
     let config = dir.join("tiny.toml");
