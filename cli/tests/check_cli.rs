@@ -534,6 +534,32 @@ fn rows_go_only_to_a_new_path_or_a_regular_file_that_is_no_input() {
 }
 
 #[test]
+fn group_by_cells_and_column_names_of_any_length_are_reported() {
+    // Reported: a cell or column name of 65,536+ characters panicked in the text table, after
+    // --rows had been written.
+    // A column name travels as an argument (at most 128 KiB on Linux); a cell up to a record.
+    for (width, cell_width) in [(65_536usize, 65_536usize), (100_000, 900_000)] {
+        let long = "g".repeat(width);
+        let cell = "c".repeat(cell_width);
+        let file = write_temp(
+            "grouped_wide.csv",
+            &format!("{long},mu,sigma,y,value\n{cell},0,1,0,0.3989422804014327\nb,0,1,1,1.0833154705876863\n"),
+        );
+        let out = check(&["ei", file.to_str().unwrap(), "--group-by", &long]);
+        assert_eq!(out.status.code(), Some(0), "{width}: {}", text(&out.stderr));
+        assert!(!text(&out.stderr).contains("panicked"));
+        let report = text(&out.stdout);
+        assert!(report.contains(&format!("by {long}:")), "{width}");
+        assert!(
+            report
+                .lines()
+                .any(|l| l.starts_with(&cell) && l.split_whitespace().nth(1) == Some("1")),
+            "{width}"
+        );
+    }
+}
+
+#[test]
 fn errors_are_grouped_by_any_column() {
     let file = write_temp(
         "grouped.csv",
