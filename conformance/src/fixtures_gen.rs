@@ -196,31 +196,83 @@ impl Fixture {
 
     /// Where the checked-in file under `dir` differs from what the reference produces now:
     /// `None` if identical, otherwise the first differing line.
+    ///
+    /// At most one byte more than the expected text is read, so a huge or endless file (a link
+    /// to `/dev/zero`) costs no more than the fixture itself; the differing lines are shown with
+    /// their line ends (`\r` visible, a missing final newline named) and cut at
+    /// [`SHOWN_CHARS`] characters.
     pub fn difference(self, dir: &Path) -> Result<Option<String>, String> {
+        use std::io::Read;
         let path = dir.join(self.file_name());
         let expected = self.generate()?;
-        let actual = std::fs::read_to_string(&path)
+        let mut actual = Vec::new();
+        std::fs::File::open(&path)
+            .and_then(|file| {
+                file.take(expected.len() as u64 + 1)
+                    .read_to_end(&mut actual)
+            })
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        if actual == expected {
+        if actual == expected.as_bytes() {
             return Ok(None);
         }
-        let mut expected_lines = expected.lines();
-        let mut actual_lines = actual.lines();
+        let longer = actual.len() > expected.len();
+        let actual = String::from_utf8_lossy(&actual);
+        let mut expected_lines = expected.split_inclusive('\n');
+        let mut actual_lines = actual.split_inclusive('\n');
         let mut line = 1;
         loop {
             match (actual_lines.next(), expected_lines.next()) {
                 (Some(a), Some(e)) if a == e => line += 1,
                 (a, e) => {
+                    // The read stopped one byte past the expected text: the file goes on.
+                    let cut = longer && actual_lines.next().is_none();
                     return Ok(Some(format!(
                         "{}: line {line} differs from what the reference produces now:\n  file:      {}\n  reference: {}",
                         path.display(),
-                        a.unwrap_or("(end of file)"),
-                        e.unwrap_or("(end of file)")
-                    )))
+                        shown_line(a, cut),
+                        shown_line(e, false)
+                    )));
                 }
             }
         }
     }
+}
+
+/// Characters of a differing line shown in [`Fixture::difference`]'s message.
+pub const SHOWN_CHARS: usize = 200;
+
+/// One line (with its `\n`, if any) for a message: control characters escaped, cut at
+/// [`SHOWN_CHARS`] characters, its end named when it is not a plain `\n`.
+fn shown_line(line: Option<&str>, read_stopped: bool) -> String {
+    let Some(line) = line else {
+        return "(end of file)".to_string();
+    };
+    let (content, newline) = match line.strip_suffix('\n') {
+        Some(content) => (content, true),
+        None => (line, false),
+    };
+    let mut shown = String::new();
+    let mut count = 0;
+    for c in content.chars() {
+        if count == SHOWN_CHARS {
+            let rest = content.chars().count() - SHOWN_CHARS;
+            shown.push_str(&format!("… ({rest} more characters)"));
+            break;
+        }
+        match c {
+            '\r' => shown.push_str("\\r"),
+            '\t' => shown.push_str("\\t"),
+            c if c.is_control() => shown.push_str(&c.escape_unicode().to_string()),
+            c => shown.push(c),
+        }
+        count += 1;
+    }
+    if read_stopped {
+        shown.push_str(" … (the file goes on beyond the reference's length)");
+    } else if !newline {
+        shown.push_str(" (no newline at end of file)");
+    }
+    shown
 }
 
 /// Where the checked-in values of `function` differ from what the reference produces now

@@ -99,3 +99,72 @@ fn fast_is_within_its_bounds_on_every_fixture_row() {
         }
     }
 }
+
+/// A scratch fixture directory holding `h.csv` with `contents` (or a link to `target`).
+fn tampered_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pbgi-fixtures-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn h_difference(dir: &std::path::Path) -> String {
+    Fixture::Values(Function::H)
+        .difference(dir)
+        .unwrap()
+        .expect("the tampered file differs")
+}
+
+#[test]
+fn line_ends_are_named_where_they_differ() {
+    let genuine = Fixture::Values(Function::H).generate().unwrap();
+    // Reported: CRLF, or a missing final newline, gave "(end of file)" on both sides.
+    let dir = tampered_dir("crlf");
+    std::fs::write(dir.join("h.csv"), genuine.replace('\n', "\r\n")).unwrap();
+    let message = h_difference(&dir);
+    assert!(message.contains("line 1 differs"), "{message}");
+    let file_side = message
+        .lines()
+        .find(|l| l.trim_start().starts_with("file:"))
+        .unwrap();
+    assert!(file_side.ends_with("\\r"), "{message}");
+    assert!(!message.contains("(end of file)"), "{message}");
+
+    let dir = tampered_dir("no-final-newline");
+    std::fs::write(dir.join("h.csv"), genuine.strip_suffix('\n').unwrap()).unwrap();
+    let message = h_difference(&dir);
+    let last = genuine.lines().count();
+    assert!(
+        message.contains(&format!("line {last} differs")),
+        "{message}"
+    );
+    assert!(message.contains("(no newline at end of file)"), "{message}");
+    assert!(!message.contains("(end of file)"), "{message}");
+}
+
+#[test]
+fn a_huge_or_endless_file_costs_no_more_than_the_fixture() {
+    let genuine = Fixture::Values(Function::H).generate().unwrap();
+    // A 20 MB line in place of line 2: the message shows 200 characters of it.
+    let dir = tampered_dir("huge-line");
+    let first = genuine.lines().next().unwrap();
+    std::fs::write(
+        dir.join("h.csv"),
+        format!("{first}\n{}\n", "7".repeat(20 << 20)),
+    )
+    .unwrap();
+    let message = h_difference(&dir);
+    assert!(message.contains("line 2 differs"), "{message}");
+    assert!(message.len() < 1000, "{} bytes of message", message.len());
+    assert!(message.contains("more characters"), "{message}");
+    #[cfg(unix)]
+    {
+        // Endless: a link to /dev/zero (reported: 4.6 GB read).
+        let dir = tampered_dir("endless");
+        std::os::unix::fs::symlink("/dev/zero", dir.join("h.csv")).unwrap();
+        let message = h_difference(&dir);
+        assert!(message.contains("line 1 differs"), "{message}");
+        // 200 NUL characters, each shown as `\u{0}`.
+        assert!(message.len() < 2000, "{} bytes of message", message.len());
+    }
+}
