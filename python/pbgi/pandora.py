@@ -18,6 +18,10 @@ from . import _pbgi
 
 __all__ = ["solve", "counterexample"]
 
+# The size limit of an instance file: `pbgi pandora`'s (`pbgi_conformance::limits::MAX_FILE_BYTES`),
+# read no further, so that a path such as /dev/zero is an error and not a MemoryError.
+_MAX_FILE_BYTES = 16 << 20
+
 
 def _exact_text(x, name):
     if isinstance(x, bool) or not isinstance(x, (int, float, str)):
@@ -43,14 +47,23 @@ def solve(instance, *, tie="early", budget=None, engine="reference", simulate=No
     `report["dp"]["skipped"]` says why it was not run (and which limit it exceeds).
 
     Raises `ValueError` naming the box and field for an invalid instance (or the file for an
-    unreadable path)."""
+    unreadable path, one over 16 MiB or one that is not UTF-8)."""
     if isinstance(instance, (str, os.PathLike)):
         name = os.fspath(instance)
         try:
-            with open(name, encoding="utf-8") as f:
-                text = f.read()
+            with open(name, "rb") as f:
+                data = f.read(_MAX_FILE_BYTES + 1)
         except OSError as error:
             raise ValueError(f"{name}: cannot read: {error.strerror}") from None
+        if len(data) > _MAX_FILE_BYTES:
+            raise ValueError(
+                f"{name}: larger than {_MAX_FILE_BYTES >> 20} MiB, the limit of an instance file "
+                "(as `pbgi pandora`'s)"
+            )
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(f"{name}: not UTF-8 text (byte {error.start})") from None
     elif isinstance(instance, dict):
         name = "<instance>"
         # Numbers keep their exact decimal text: Python's repr of a float is the shortest

@@ -65,6 +65,27 @@ def test_unreadable_path_is_named():
         pbgi.pandora.solve("no-such-file.json")
 
 
+def test_files_are_read_up_to_the_cli_limit_only(tmp_path):
+    # Reported: solve('/dev/zero') read until MemoryError, while the CLI refuses files over
+    # 16 MiB. The same limit, read no further; the CLI gives the same verdict on the same file.
+    import os
+
+    big = tmp_path / "big.json"
+    with open(big, "wb") as f:
+        f.write(b" " * (16 << 20) + b"{}")
+    with pytest.raises(ValueError, match=r"big.json: larger than 16 MiB"):
+        pbgi.pandora.solve(big)
+    run = subprocess.run([pbgi_binary(), "pandora", str(big)], capture_output=True, text=True)
+    assert run.returncode == 2 and "16 MiB" in run.stderr
+    if os.path.exists("/dev/zero"):
+        with pytest.raises(ValueError, match=r"/dev/zero: larger than 16 MiB"):
+            pbgi.pandora.solve("/dev/zero")
+    binary = tmp_path / "latin1.json"
+    binary.write_bytes(b'{"boxes": [], "note": "\xe9"}')
+    with pytest.raises(ValueError, match=r"latin1.json: not UTF-8 text"):
+        pbgi.pandora.solve(binary)
+
+
 def test_counterexample_k_and_n_are_exact():
     report = pbgi.pandora.counterexample("1/100", "1/2")
     assert report["cheap_boxes_K"] == "150" and report["opened_by_ei_per_cost_N"] == "150"
