@@ -107,3 +107,106 @@ fn an_endless_instance_file_stops_at_the_file_limit() {
         "/dev/zero: the file is larger than 16 MiB, the limit for configuration and instance files",
     );
 }
+
+/// `n` normal boxes with distinct parameters, as an instance file.
+fn normal_boxes(name: &str, n: usize) -> PathBuf {
+    let boxes: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                "{{\"cost\":{},\"normal\":{{\"mean\":{},\"sd\":{}}}}}",
+                0.1 + 0.001 * i as f64,
+                0.01 * i as f64,
+                1.0 + 0.001 * i as f64
+            )
+        })
+        .collect();
+    let path = scratch(name);
+    std::fs::write(&path, format!("{{\"boxes\":[{}]}}", boxes.join(","))).unwrap();
+    path
+}
+
+#[test]
+fn normal_box_work_is_bounded_before_it_starts_and_visible_while_it_runs() {
+    // Reported: 1000 normal boxes ran over 120 s with no progress line. The quadrature's work
+    // is estimated first and refused beyond --max-work, at once, with the estimate and the flag.
+    for (n, limit) in [(1000, None), (20, None), (6, Some("1e9"))] {
+        let path = normal_boxes(&format!("normal{n}.json"), n);
+        let started = std::time::Instant::now();
+        let mut cmd = pbgi();
+        cmd.arg("pandora").arg(&path);
+        if let Some(limit) = limit {
+            cmd.args(["--max-work", limit]);
+        }
+        let out = cmd.output().unwrap();
+        assert!(started.elapsed().as_secs() < 5, "{n} boxes: refused late");
+        let message = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{n}: {message}");
+        assert!(
+            message.contains("the normal-box quadrature needs about")
+                && message.contains(&format!("× {n} boxes"))
+                && message.contains("raise it with --max-work"),
+            "{n}: {message}"
+        );
+    }
+    // Within the limit, a run over two seconds says where it is (6 boxes: about 4 s).
+    let path = normal_boxes("normal6.json", 6);
+    let out = pbgi().arg("pandora").arg(&path).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("pbgi pandora: normal-box quadrature: "),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn exact_discrete_work_is_bounded_by_max_work_and_the_dp_note_gives_the_real_size() {
+    // Discrete boxes with prime denominators: the numbers grow with every box. Every exact
+    // step (the policy's evaluation, the KWW objective, the DP) answers to --max-work.
+    let primes: Vec<u64> = (2u64..)
+        .filter(|k| (2..*k).take_while(|d| d * d <= *k).all(|d| k % d != 0))
+        .take(1000)
+        .collect();
+    let boxes: Vec<String> = primes
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            format!(
+                "{{\"cost\":\"1/{p}\",\"values\":[\"{}/{p}\",\"{}/{p}\"],\"probs\":[\"1/{p}\",\"{}/{p}\"]}}",
+                i % 7,
+                p + i as u64,
+                p - 1
+            )
+        })
+        .collect();
+    let path = scratch("primes.json");
+    std::fs::write(
+        &path,
+        format!("{{\"outside\":\"1000\",\"boxes\":[{}]}}", boxes.join(",")),
+    )
+    .unwrap();
+    let out = pbgi().arg("pandora").arg(&path).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Reported: "needs 18446744073709551615 states … raise it with --max-states 0".
+    let note = stderr(&out);
+    assert!(
+        note.contains("needs 2^1000 × ") && note.contains("(about 1e30"),
+        "{note}"
+    );
+    assert!(
+        !note.contains("18446744073709551615") && !note.contains("--max-states 0"),
+        "{note}"
+    );
+    let out = pbgi()
+        .arg("pandora")
+        .arg(&path)
+        .args(["--max-work", "1e6"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("work units") && stderr(&out).contains("--max-work"),
+        "{}",
+        stderr(&out)
+    );
+}

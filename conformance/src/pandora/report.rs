@@ -6,9 +6,9 @@ use super::Engine;
 use pbgi_fast::pandora as fast;
 use pbgi_reference::pandora::work::{MAX_STATES_CEILING, WORK_UNITS_PER_SECOND};
 use pbgi_reference::pandora::{
-    counterexample, dp_size, evaluate, evaluate_general, kww_objective, nearest_f64,
-    solve_budget_with, solve_dp_with, Action, BudgetSolution, Distribution, IndexPolicy, Instance,
-    Progress, ScaledPolicy, Tie, WorkLimits,
+    counterexample, dp_size, evaluate_general_with, evaluate_with, kww_objective_with, nearest_f64,
+    quadrature_work, solve_budget_with, solve_dp_with, Action, BudgetSolution, Distribution,
+    IndexPolicy, Instance, Progress, ScaledPolicy, Tie, WorkLimits,
 };
 use rug::float::Round;
 use rug::{Float, Rational};
@@ -88,6 +88,18 @@ fn dp_refusal(instance: &Instance, limits: &WorkLimits) -> Option<String> {
         Ok(size) => size,
         Err(_) => return Some("not run: the exact DP needs a discrete instance".into()),
     };
+    if size.states > MAX_STATES_CEILING {
+        // `size.states` saturates at usize::MAX; the real count is 2^boxes × (values + 1).
+        let log10 = size.boxes as f64 * 2f64.log10() + ((size.values + 1) as f64).log10();
+        return Some(format!(
+            "not run: the exact DP needs 2^{} × {} states (about 1e{:.0}), more than the largest \
+             table --max-states allows ({}); the policy's evaluation above does not need it",
+            size.boxes,
+            size.values + 1,
+            log10.floor(),
+            MAX_STATES_CEILING
+        ));
+    }
     if size.states > limits.max_states {
         return Some(format!(
             "not run: the exact DP needs {} states (2^{} subsets of boxes × {} hand values), \
@@ -267,8 +279,26 @@ fn discrete_reference(
 ) -> Result<Value, String> {
     let instance = &file.instance;
     let policy = IndexPolicy::new(instance).map_err(|e| e.to_string())?;
-    let e = evaluate(instance, &policy, tie).map_err(|e| e.to_string())?;
-    let kww = kww_objective(instance, policy.indices()).map_err(|e| e.to_string())?;
+    let max_work = exact_solve.limits.max_work;
+    let limit_hint = |e: pbgi_reference::pandora::InstanceError| {
+        if e.field == "limit" {
+            format!(
+                "{}; raise the limit with --max-work (about {:.0e} units a second here)",
+                e.message, WORK_UNITS_PER_SECOND
+            )
+        } else {
+            e.to_string()
+        }
+    };
+    let e = evaluate_with(instance, &policy, tie, max_work, &mut *exact_solve.progress)
+        .map_err(limit_hint)?;
+    let kww = kww_objective_with(
+        instance,
+        policy.indices(),
+        max_work,
+        &mut *exact_solve.progress,
+    )
+    .map_err(limit_hint)?;
     let order: Vec<Value> = policy
         .order()
         .iter()
@@ -374,9 +404,29 @@ fn enclosure_json(lower: &Float, upper: &Float) -> Value {
     })
 }
 
-fn general_reference(file: &InstanceFile, tie: &Tie) -> Result<Value, String> {
+fn general_reference(
+    file: &InstanceFile,
+    tie: &Tie,
+    exact_solve: &mut Exact<'_>,
+) -> Result<Value, String> {
     let instance = &file.instance;
-    let e = evaluate_general(instance, tie).map_err(|e| e.to_string())?;
+    let e = evaluate_general_with(
+        instance,
+        tie,
+        &exact_solve.limits,
+        &mut *exact_solve.progress,
+    )
+    .map_err(|e| {
+        if e.field == "limit" {
+            format!(
+                "{}; raise it with --max-work {:.0e}, or use --engine fast",
+                e.message,
+                10f64.powf(quadrature_work(instance).log10().ceil())
+            )
+        } else {
+            e.to_string()
+        }
+    })?;
     let order: Vec<Value> = e
         .order
         .iter()
@@ -571,7 +621,7 @@ pub fn instance_report(
         Engine::Reference if file.instance.is_discrete() => {
             discrete_reference(file, tie, budget, exact_solve)?
         }
-        Engine::Reference => general_reference(file, tie)?,
+        Engine::Reference => general_reference(file, tie, exact_solve)?,
     };
     report["file"] = json!(path);
     Ok(report)

@@ -10,6 +10,7 @@
 //!    when the policy is optimal (Weitzman).
 use super::instance::{Instance, InstanceError};
 use super::policy::{not_discrete, IndexPolicy, Tie};
+use super::work::{Progress, WorkMeter};
 use rug::Rational;
 use std::collections::BTreeMap;
 
@@ -52,6 +53,7 @@ fn evaluate_pure(
     instance: &Instance,
     policy: &IndexPolicy,
     stop_at_ties: bool,
+    meter: &mut WorkMeter<'_>,
 ) -> Result<Evaluation, InstanceError> {
     let mut running: BTreeMap<Hand, Rational> = BTreeMap::new();
     let start = instance
@@ -60,7 +62,8 @@ fn evaluate_pure(
     running.insert(start, Rational::from(1));
     let mut cost = Rational::new();
     let mut best = Rational::new();
-    for &k in policy.order() {
+    let steps = policy.order().len();
+    for (step, &k) in policy.order().iter().enumerate() {
         let b = &instance.boxes()[k];
         let atoms = b.as_discrete().ok_or_else(|| not_discrete(k))?.atoms();
         let g = &policy.indices()[k];
@@ -83,6 +86,13 @@ fn evaluate_pure(
             }
         }
         running = next;
+        // Charged per step: the masses carried times their bits (the numbers grow with the
+        // boxes opened; their size is the cost of each operation).
+        let bits: u64 = running
+            .values()
+            .map(|m| u64::from(m.numer().significant_bits() + m.denom().significant_bits()))
+            .sum();
+        meter.charge((bits.max(64) * atoms.len() as u64) as f64, step + 1, steps)?;
     }
     for (hand, mass) in running {
         // Every box has been opened, so something is in hand.
@@ -110,13 +120,29 @@ pub fn evaluate(
     policy: &IndexPolicy,
     tie: &Tie,
 ) -> Result<Evaluation, InstanceError> {
+    evaluate_with(instance, policy, tie, f64::INFINITY, &mut |_| {})
+}
+
+/// [`evaluate`] within `max_work` work units (module `work`): each box opened is charged the
+/// bits of the probability masses carried times its atoms, and `progress` hears of every box.
+///
+/// # Errors
+/// As [`evaluate`]; the work exceeds `max_work` (field `"limit"`).
+pub fn evaluate_with(
+    instance: &Instance,
+    policy: &IndexPolicy,
+    tie: &Tie,
+    max_work: f64,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Evaluation, InstanceError> {
     tie.validate()?;
+    let mut meter = WorkMeter::new("policy evaluation", max_work, progress);
     match tie {
-        Tie::Early => evaluate_pure(instance, policy, true),
-        Tie::Late => evaluate_pure(instance, policy, false),
+        Tie::Early => evaluate_pure(instance, policy, true, &mut meter),
+        Tie::Late => evaluate_pure(instance, policy, false, &mut meter),
         Tie::Mixture(p) => {
-            let early = evaluate_pure(instance, policy, true)?;
-            let late = evaluate_pure(instance, policy, false)?;
+            let early = evaluate_pure(instance, policy, true, &mut meter)?;
+            let late = evaluate_pure(instance, policy, false, &mut meter)?;
             Ok(early.mix(p, &late))
         }
     }
@@ -177,6 +203,21 @@ pub fn product_formula_cost(
 /// Exact: `E[W] = w_1 + Σ_l (w_{l+1} - w_l)·P(W > w_l)` over the sorted support of
 /// `W = min(y0, min_i κ_i)`, with `P(W > t) = 1{y0 > t}·Π_i P(κ_i > t)`.
 pub fn kww_objective(instance: &Instance, indices: &[Rational]) -> Result<Rational, InstanceError> {
+    kww_objective_with(instance, indices, f64::INFINITY, &mut |_| {})
+}
+
+/// [`kww_objective`] within `max_work` work units (module `work`): each point of the support
+/// is charged the boxes times the bits of the survival product it formed, and `progress`
+/// hears of every point.
+///
+/// # Errors
+/// As [`kww_objective`]; the work exceeds `max_work` (field `"limit"`).
+pub fn kww_objective_with(
+    instance: &Instance,
+    indices: &[Rational],
+    max_work: f64,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Rational, InstanceError> {
     let mut capped: Vec<Vec<(Rational, Rational)>> = Vec::new();
     for (i, b) in instance.boxes().iter().enumerate() {
         let d = b.as_discrete().ok_or_else(|| not_discrete(i))?;
@@ -207,9 +248,14 @@ pub fn kww_objective(instance: &Instance, indices: &[Rational]) -> Result<Ration
             .map(|atoms| -> Rational { atoms.iter().filter(|(x, _)| x > t).map(|(_, p)| p).sum() })
             .product()
     };
+    let mut meter = WorkMeter::new("KWW objective", max_work, progress);
+    let boxes = capped.len() as f64;
     let mut expectation = support[0].clone();
-    for w in support.windows(2) {
-        expectation += Rational::from(&w[1] - &w[0]) * survival(&w[0]);
+    for (k, w) in support.windows(2).enumerate() {
+        let s = survival(&w[0]);
+        let bits = s.numer().significant_bits() + s.denom().significant_bits();
+        expectation += Rational::from(&w[1] - &w[0]) * s;
+        meter.charge(boxes * f64::from(bits.max(64)), k + 1, support.len() - 1)?;
     }
     Ok(expectation)
 }

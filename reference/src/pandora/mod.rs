@@ -22,9 +22,15 @@ pub use counterexample::{
     counterexample, counterexample_sizes, expected_max_with_zero, Counterexample,
 };
 pub use dp::{dp_size, solve as solve_dp, solve_with as solve_dp_with, Action, DpSize, DpSolution};
-pub use evaluation::{evaluate, expected_minimum, kww_objective, product_formula_cost, Evaluation};
+pub use evaluation::{
+    evaluate, evaluate_with, expected_minimum, kww_objective, kww_objective_with,
+    product_formula_cost, Evaluation,
+};
 pub use instance::{nearest_f64, Discrete, Distribution, Instance, InstanceError, PandoraBox};
-pub use normal::{certified_index, evaluate_general, GeneralEvaluation, GeneralIndex};
+pub use normal::{
+    certified_index, evaluate_general, evaluate_general_with, quadrature_pieces, quadrature_work,
+    GeneralEvaluation, GeneralIndex, QUADRATURE_STAGE,
+};
 pub use policy::{IndexPolicy, Tie};
 pub use reservation::discrete_reservation_value;
 pub use theorem1::{theorem1, Theorem1};

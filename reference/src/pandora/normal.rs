@@ -42,6 +42,7 @@ use super::quadrature::{
     PREC,
 };
 use super::reservation::discrete_reservation_value;
+use super::work::{too_much_work, Progress, WorkLimits, WORK_UNITS_PER_SECOND};
 use crate::Accuracy;
 use rug::float::Round;
 use rug::{Float, Rational};
@@ -385,7 +386,11 @@ struct KwwObjective {
 /// enclosure of [`integrate_survival`] needs. The range ends at `y0` or, when it comes first,
 /// at `T_j = max(μ_j + 40σ_j, upper_j)` for the normal box `j` with the smallest `T_j`; beyond
 /// it `P(W > t) ≤ P(X_j > t)`, whose integral is `σ_j·h(-40) < σ_j·2^-1150`.
-fn kww_quadrature(instance: &Instance, indices: &[GeneralIndex]) -> KwwObjective {
+fn kww_quadrature(
+    instance: &Instance,
+    indices: &[GeneralIndex],
+    progress: &mut dyn FnMut(Progress),
+) -> KwwObjective {
     // Each uncertain breakpoint as (lowest, highest, half-width): it can move `f̃` only inside
     // its own interval, so it counts towards `flips` only where that interval meets the range
     // of integration (a box far above `y0` adds nothing).
@@ -521,10 +526,20 @@ fn kww_quadrature(instance: &Instance, indices: &[GeneralIndex]) -> KwwObjective
     // First pass: the estimate and a coarse enclosure of every piece, which give the scale of
     // the result; second pass: refine the enclosure of the pieces that matter at that scale
     // (pieces in far tails contribute nothing and are not refined).
+    let piece_count = breaks.len().saturating_sub(1);
+    let total = 2 * piece_count;
     let unrefined = Float::with_val(PREC, f64::INFINITY);
     let pieces: Vec<Quadrature> = breaks
         .windows(2)
-        .map(|w| integrate_survival(integrand, &w[0], &w[1], 90, ENCLOSURE_LEVEL, &unrefined))
+        .enumerate()
+        .map(|(k, w)| {
+            progress(Progress {
+                stage: QUADRATURE_STAGE,
+                done: k,
+                total,
+            });
+            integrate_survival(integrand, &w[0], &w[1], 90, ENCLOSURE_LEVEL, &unrefined)
+        })
         .collect();
     let mut scale = Float::with_val(PREC, start.abs_ref());
     for q in &pieces {
@@ -535,7 +550,12 @@ fn kww_quadrature(instance: &Instance, indices: &[GeneralIndex]) -> KwwObjective
     let mut estimate = Float::with_val(PREC, 0);
     let mut lower = Float::with_val(PREC, 0);
     let mut upper = Float::with_val(PREC, 0);
-    for (w, coarse) in breaks.windows(2).zip(pieces) {
+    for (k, (w, coarse)) in breaks.windows(2).zip(pieces).enumerate() {
+        progress(Progress {
+            stage: QUADRATURE_STAGE,
+            done: piece_count + k,
+            total,
+        });
         let q = if Float::with_val(PREC, &coarse.upper - &coarse.lower) <= target {
             coarse
         } else {
@@ -561,6 +581,39 @@ fn kww_quadrature(instance: &Instance, indices: &[GeneralIndex]) -> KwwObjective
     }
 }
 
+/// The stage named in the quadrature's [`Progress`].
+pub const QUADRATURE_STAGE: &str = "normal-box quadrature";
+
+/// Work units of one piece of the quadrature per box of the instance (each node evaluates every
+/// box's survival function, MPFR's `erfc` at 128 bits and more): calibrated so that
+/// [`quadrature_work`] divided by [`WORK_UNITS_PER_SECOND`] is the measured time of
+/// `pbgi pandora` (20 normal boxes: 37 s; 40 boxes: 147 s, on this project's 2-core machine).
+pub const QUADRATURE_UNITS_PER_PIECE_AND_BOX: f64 = 2.3e7;
+
+/// Upper bound on the pieces of the quadrature of `instance` (a piece between consecutive
+/// breakpoints: the indices, the atoms, `μ_j + kσ_j` for each normal box, the ends).
+pub fn quadrature_pieces(instance: &Instance) -> usize {
+    instance
+        .boxes()
+        .iter()
+        .map(|b| {
+            1 + match b.distribution() {
+                Distribution::Discrete(d) => d.atoms().len(),
+                Distribution::Normal { .. } => NORMAL_SPLITS.len(),
+            }
+        })
+        .sum::<usize>()
+        + 2
+}
+
+/// Estimated work of the quadrature of `instance` ([`quadrature_pieces`] pieces × boxes ×
+/// [`QUADRATURE_UNITS_PER_PIECE_AND_BOX`]), the dominant part of [`evaluate_general`].
+pub fn quadrature_work(instance: &Instance) -> f64 {
+    quadrature_pieces(instance) as f64
+        * instance.boxes().len() as f64
+        * QUADRATURE_UNITS_PER_PIECE_AND_BOX
+}
+
 /// Evaluates the index policy on an instance that may contain normal boxes.
 ///
 /// # Errors
@@ -574,7 +627,37 @@ pub fn evaluate_general(
     instance: &Instance,
     tie: &Tie,
 ) -> Result<GeneralEvaluation, InstanceError> {
+    let unlimited = WorkLimits {
+        max_work: f64::INFINITY,
+        ..WorkLimits::default()
+    };
+    evaluate_general_with(instance, tie, &unlimited, &mut |_| {})
+}
+
+/// [`evaluate_general`] within `limits.max_work` (the quadrature's estimated work,
+/// [`quadrature_work`], is checked before anything starts), reporting `progress` once per piece of
+/// the quadrature (two passes).
+///
+/// # Errors
+/// As [`evaluate_general`]; an estimated work above `limits.max_work` (field `"limit"`).
+pub fn evaluate_general_with(
+    instance: &Instance,
+    tie: &Tie,
+    limits: &WorkLimits,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<GeneralEvaluation, InstanceError> {
     tie.validate()?;
+    let estimate = quadrature_work(instance);
+    if estimate > limits.max_work {
+        return Err(too_much_work(format!(
+            "the normal-box quadrature needs about {estimate:.1e} work units (up to {} pieces × \
+             {} boxes; about {:.0} s here), above the limit of {:.1e}",
+            quadrature_pieces(instance),
+            instance.boxes().len(),
+            estimate / WORK_UNITS_PER_SECOND,
+            limits.max_work
+        )));
+    }
     let mut rounded = Vec::new();
     let n = instance.boxes().len();
     let mut indices = Vec::with_capacity(n);
@@ -612,7 +695,7 @@ pub fn evaluate_general(
             (lo - &slack, hi + slack)
         }
     };
-    let kww = kww_quadrature(instance, &indices);
+    let kww = kww_quadrature(instance, &indices, progress);
     Ok(GeneralEvaluation {
         indices,
         order,

@@ -6,7 +6,7 @@
 //! over those boxes of (cost denominator × lcm of probability denominators), times the lcm of
 //! the value denominators. [`number_bits`] bounds its size from the instance; a solve's work is
 //! counted as (rational operations) × (bits per number), in *work units*. Measured on this
-//! project's 2-core machine (`/work/helpers/exclusive`), the DP runs at 3e9 to 6e9 units a
+//! project's 2-core machine (nothing else running), the DP runs at 3e9 to 6e9 units a
 //! second (12 boxes × 3 atoms, estimated `2.2e10` units with 20-digit fractions: 3.5 s;
 //! `2.3e11` units with 200-digit fractions: 74 s; GMP's cost per bit grows with the size), so
 //! the default limit [`DEFAULT_MAX_WORK`] stops a solve that would take more than about 10 s.
