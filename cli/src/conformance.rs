@@ -27,11 +27,12 @@ pub struct Args {
     /// pbgi-grad, log-eipc-inv, log-eipc-exp, pbgi-lognormal); default all.
     #[arg(long = "function", value_parser = parse_function)]
     pub functions: Vec<Function>,
-    /// Points per stratum of each input set (default: the test suite's sizes).
+    /// Points per stratum of each input set (default: the test suite's sizes); at most 1e7
+    /// points per function in all.
     #[arg(long, conflicts_with = "points")]
     pub per_stratum: Option<usize>,
     /// Points per function, split evenly over its strata (the regression bounds come from
-    /// `--points 1000000`).
+    /// `--points 1000000`); at most 1e7.
     #[arg(long)]
     pub points: Option<usize>,
     /// Print the function × region matrix as Markdown (the README's table).
@@ -55,6 +56,38 @@ fn parse_function(name: &str) -> Result<Function, String> {
         })
 }
 
+/// The most points one function's scan may hold: its inputs and errors stay in memory (about
+/// [`BYTES_PER_POINT`] each, measured: 1e6 `ei` points, 298 MB), so 1e7 points take about 3 GB
+/// and minutes (the regression bounds are measured at 1e6).
+pub const MAX_POINTS_PER_FUNCTION: usize = 10_000_000;
+/// Memory per point of a scan (module docs of [`MAX_POINTS_PER_FUNCTION`]).
+pub const BYTES_PER_POINT: f64 = 300.0;
+
+/// Refuses, before any work, a scan of more than [`MAX_POINTS_PER_FUNCTION`] points.
+fn check_points(
+    function: Function,
+    per_stratum: usize,
+    flags: (Option<usize>, Option<usize>),
+) -> Result<(), String> {
+    let strata = inputs::strata_count(function);
+    let points = per_stratum.saturating_mul(strata);
+    if points <= MAX_POINTS_PER_FUNCTION {
+        return Ok(());
+    }
+    let flag = match flags {
+        (Some(n), _) => format!("--per-stratum {n}"),
+        (None, Some(p)) => format!("--points {p}"),
+        (None, None) => "the default size".to_string(),
+    };
+    Err(format!(
+        "{flag}: {} would scan {per_stratum} points × {strata} strata = {:.1e} points, about \
+         {:.1e} bytes of memory; at most {MAX_POINTS_PER_FUNCTION} points per function",
+        function.cli_name(),
+        per_stratum as f64 * strata as f64,
+        per_stratum as f64 * strata as f64 * BYTES_PER_POINT
+    ))
+}
+
 /// Runs `pbgi conformance`.
 pub fn run(args: Args) -> CliResult {
     let functions = if args.functions.is_empty() {
@@ -71,6 +104,7 @@ pub fn run(args: Args) -> CliResult {
             (None, Some(points)) => cross_check::per_stratum_for_points(function, points),
             (None, None) => cross_check::default_per_stratum(function),
         };
+        check_points(function, n, (args.per_stratum, args.points))?;
         sizes.push(format!(
             "{} {n} x {}",
             function.cli_name(),

@@ -139,3 +139,32 @@ fn an_unknown_function_is_an_error_naming_the_choices() {
         "{message}"
     );
 }
+
+#[test]
+fn scan_sizes_are_bounded_before_any_work() {
+    // Reported: --per-stratum 1e19 grew by 850 MB/s.
+    for args in [
+        vec!["--per-stratum", "18446744073709551615"],
+        vec!["--per-stratum", "10000000000000000000"],
+        vec!["--points", "18446744073709551615"],
+        vec!["--function", "ei", "--points", "20000000"],
+    ] {
+        let started = std::time::Instant::now();
+        let out = common::pbgi()
+            .arg("conformance")
+            .args(&args)
+            .output()
+            .unwrap();
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {message}");
+        assert!(
+            message.contains(&format!(
+                "{} {}: ",
+                args[args.len() - 2],
+                args[args.len() - 1]
+            )) && message.contains("at most 10000000 points per function"),
+            "{args:?}: {message}"
+        );
+        assert!(started.elapsed().as_secs() < 5, "{args:?}");
+    }
+}
