@@ -434,3 +434,114 @@ fn arguments_mean_the_same_in_both_subcommands() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("samples"));
 }
+
+#[test]
+fn every_size_key_at_its_largest_is_refused_before_the_work() {
+    // Reported: [domain] points = 1e8 and prb.max_paths = 1e11 aborted on allocation (134),
+    // --samples 18446744073709551615 grew by 110 MB/s. Every size-like key at the largest
+    // integer TOML holds (i64::MAX), every size-like flag at u64::MAX: a one-line error at once,
+    // or (a key that sets no amount of work) a run within its bounds; never an abort or a hang.
+    let dir = scratch("size-keys");
+    let big = i64::MAX;
+    let experiment_keys = [
+        format!("samples = {big}"),
+        format!("initial_points = {big}"),
+        format!("max_evals = {big}"),
+        format!("[domain]\npoints = {big}"),
+        format!("[domain]\nkind = \"random\"\ndim = {big}"),
+        format!("[domain]\nkind = \"random\"\npoints = {big}"),
+        format!("[domain]\nkind = \"cube\"\ndim = 8\n[rules.pbgi_logeipc]\n[search]\nraw_samples = {big}"),
+        format!("[domain]\nkind = \"cube\"\ndim = 8\n[rules.pbgi_logeipc]\n[search]\nrestarts = {big}"),
+        format!("[domain]\nkind = \"cube\"\ndim = 8\n[rules.pbgi_logeipc]\n[search]\nmax_iterations = {big}"),
+        format!("[domain]\nkind = \"cube\"\ndim = 8\n[rules.pbgi_logeipc]\n[search]\nts_raw_samples = {big}"),
+        format!("[domain]\nkind = \"cube\"\ndim = 8\n[rules.pbgi_logeipc]\n[search]\nts_restarts = {big}"),
+        format!("[domain]\nkind = \"cube\"\ndim = 8\n[rules.pbgi_logeipc]\n[search]\nts_features = {big}"),
+        format!("[domain]\nkind = \"cube\"\ndim = 8\n[rules.pbgi_logeipc]\n[search]\nobjective_features = {big}"),
+        format!("[domain]\nkind = \"cube\"\ndim = 8\n[rules.pbgi_logeipc]\n[search]\noptimum_raw_samples = {big}"),
+        format!("[domain]\nkind = \"cube\"\ndim = 8\n[rules.pbgi_logeipc]\n[search]\noptimum_restarts = {big}"),
+        format!("max_evals = {big}\n[domain]\nkind = \"cube\"\n[rules.pbgi_logeipc]"),
+        format!("[rules.prb]\nmax_paths = {big}"),
+        format!("[rules.prb]\ninitial_paths = {big}\nmax_paths = {big}"),
+        format!("[rules.pbgi_logeipc]\nstabilisation = {big}"),
+        format!("[rules.pbgi_logeipc]\ndebounce = {big}"),
+        format!("[rules.pbgi_logeipc]\nmoving_average = {big}"),
+        format!("[rules.logeipc_med]\ninitial_values = {big}"),
+        format!("[rules.logeipc_med]\nmoving_average = {big}"),
+        format!("[rules.srgap_med]\ninitial_values = {big}"),
+        format!("[rules.srgap_med]\nmoving_average = {big}"),
+        format!("[rules.ucb_lcb]\nmoving_average = {big}"),
+        format!("[rules.gss]\nwindow = {big}"),
+        format!("[rules.convergence]\nwindow = {big}"),
+        format!("[rules.fixed_iteration]\nevaluations = {big}"),
+    ];
+    let validate_keys = [
+        format!("samples = {big}"),
+        format!("initial_points = {big}"),
+        format!("max_evals = {big}"),
+        format!("[domain]\npoints = {big}"),
+        format!("[domain]\nkind = \"random\"\ndim = {big}"),
+        format!("[domain]\nkind = \"random\"\npoints = {big}"),
+    ];
+    let mut cases: Vec<(&str, String)> = experiment_keys
+        .iter()
+        .map(|k| ("experiment", k.clone()))
+        .collect();
+    cases.extend(validate_keys.iter().map(|k| ("validate", k.clone())));
+    for (i, (sub, text)) in cases.iter().enumerate() {
+        let config = dir.join(format!("big{i}.toml"));
+        // One sample (and a short cap) unless the key is one of those: a key that does not set
+        // the amount of work (a window, a debounce) may also run, within its bounds.
+        let short = if text.starts_with("samples") || text.starts_with("max_evals") {
+            String::new()
+        } else {
+            "samples = 1\n".to_string()
+        };
+        std::fs::write(&config, format!("{short}{text}")).unwrap();
+        let started = std::time::Instant::now();
+        let mut child = pbgi()
+            .arg(sub)
+            .arg("--config")
+            .arg(&config)
+            .arg("--out")
+            .arg(dir.join("out"))
+            .args(["--threads", "1"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A run that got past the checks is stopped after 10 s and reported.
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break Some(status);
+            }
+            if started.elapsed().as_secs() >= 10 {
+                let _ = child.kill();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let o = child.wait_with_output().unwrap();
+        let message = stderr(&o);
+        assert!(status.is_some(), "{sub} `{text}`: still running after 10 s");
+        match o.status.code() {
+            Some(0) => {}
+            Some(2) => assert!(
+                message.starts_with("pbgi: error: ") && message.lines().count() == 1,
+                "{sub} `{text}`: {message}"
+            ),
+            other => panic!("{sub} `{text}`: status {other:?}: {message}"),
+        }
+    }
+    for sub in ["validate", "experiment"] {
+        let o = run(pbgi()
+            .args([sub, "--samples", "18446744073709551615", "--out"])
+            .arg(dir.join("o")));
+        assert_eq!(o.status.code(), Some(2), "{sub}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("samples: 18446744073709551615 is above the bound"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -75,17 +75,28 @@ impl Default for SearchConfig {
 impl SearchConfig {
     /// Checks ranges; errors name the key.
     pub fn validate(&self) -> Result<(), String> {
-        for (key, value) in [
-            ("raw_samples", self.raw_samples),
-            ("restarts", self.restarts),
-            ("max_iterations", self.max_iterations),
-            ("ts_raw_samples", self.ts_raw_samples),
-            ("ts_restarts", self.ts_restarts),
-            ("optimum_raw_samples", self.optimum_raw_samples),
-            ("optimum_restarts", self.optimum_restarts),
+        // Upper bounds (`crate::study::bounds`' rule: checked before any work): screened point
+        // sets of `d` coordinates each (`d ≤ 256`: 2^18 points hold 512 MiB), and counts of
+        // optimisations that would otherwise run for ever.
+        const MOST_POINTS: usize = 1 << 18;
+        const MOST_STARTS: usize = 10_000;
+        const MOST_FEATURES: usize = 1 << 16;
+        for (key, value, most) in [
+            ("raw_samples", self.raw_samples, MOST_POINTS),
+            ("restarts", self.restarts, MOST_STARTS),
+            ("max_iterations", self.max_iterations, MOST_STARTS),
+            ("ts_raw_samples", self.ts_raw_samples, MOST_POINTS),
+            ("ts_restarts", self.ts_restarts, MOST_STARTS),
+            ("optimum_raw_samples", self.optimum_raw_samples, MOST_POINTS),
+            ("optimum_restarts", self.optimum_restarts, MOST_STARTS),
         ] {
             if value == 0 {
                 return Err(format!("search.{key}: must be ≥ 1"));
+            }
+            if value > most {
+                return Err(format!(
+                    "search.{key}: {value} is above the bound of {most}"
+                ));
             }
         }
         for (key, value) in [
@@ -94,6 +105,11 @@ impl SearchConfig {
         ] {
             if value == 0 || value % 2 == 1 {
                 return Err(format!("search.{key}: must be even and ≥ 2, got {value}"));
+            }
+            if value > MOST_FEATURES {
+                return Err(format!(
+                    "search.{key}: {value} is above the bound of {MOST_FEATURES}"
+                ));
             }
         }
         if !(self.noise.is_finite() && self.noise > 0.0) {

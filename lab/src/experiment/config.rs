@@ -133,6 +133,7 @@ impl ExperimentConfig {
         if self.samples == 0 {
             return Err("samples: must be ≥ 1".into());
         }
+        self.check_sizes()?;
         if self.is_continuous() {
             let dim = self.domain.dim;
             if !(1..=256).contains(&dim) {
@@ -172,6 +173,69 @@ impl ExperimentConfig {
         check_lambdas(&self.lambdas)?;
         check_distinct("acquisitions", &self.acquisitions, AcquisitionName::key)?;
         self.rule_factories().map(|_| ())
+    }
+
+    /// The sizes of `crate::study::bounds`, checked before any work: samples, points,
+    /// evaluations, PRB's paths, and the trajectories kept for the report.
+    fn check_sizes(&self) -> Result<(), String> {
+        use crate::study::bounds::{at_most, check_finite_domain, memory_at_most};
+        use crate::study::bounds::{MAX_CUBE_EVALS, MAX_RESULT_BYTES, MAX_RUN_BYTES, MAX_SAMPLES};
+        if self.is_continuous() {
+            at_most(
+                "samples",
+                self.samples,
+                MAX_SAMPLES,
+                "each run's results are kept",
+            )?;
+            at_most(
+                "max_evals",
+                self.max_evals,
+                MAX_CUBE_EVALS,
+                "the cube's posterior holds max_evals² numbers",
+            )?;
+        } else {
+            check_finite_domain(
+                self.samples,
+                self.domain.points,
+                self.domain.kind == DomainKind::Random,
+                self.domain.dim,
+                self.max_evals,
+            )?;
+            let prb = self
+                .rules
+                .as_ref()
+                .map_or(Some(None), |r| r.get("prb").map(Some));
+            if let Some(params) = prb {
+                let max_paths = params
+                    .and_then(|p| p.get("max_paths"))
+                    .and_then(toml::Value::as_integer)
+                    .map_or(
+                        crate::rules::prb::PrbParams::default().max_paths as f64,
+                        |n| n as f64,
+                    );
+                memory_at_most(
+                    &format!(
+                        "rules.prb.max_paths × domain.points = {max_paths} × {} path values",
+                        self.domain.points
+                    ),
+                    max_paths * self.domain.points as f64 * 8.0,
+                    MAX_RUN_BYTES,
+                )?;
+            }
+        }
+        let runs = self.samples as f64
+            * self.costs.len() as f64
+            * self.lambdas.len() as f64
+            * self.acquisitions.len() as f64;
+        memory_at_most(
+            &format!(
+                "samples × costs × lambdas × acquisitions × max_evals = {runs:.0} runs × {} \
+                 steps of trajectories",
+                self.max_evals
+            ),
+            runs * self.max_evals as f64 * 16.0,
+            MAX_RESULT_BYTES,
+        )
     }
 
     /// Whether the domain is the continuous cube.

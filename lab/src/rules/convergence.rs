@@ -26,7 +26,7 @@ impl RuleParams for ConvergenceParams {
         if self.window == 0 {
             return Err("convergence.window = 0 must be at least 1".to_string());
         }
-        Ok(())
+        super::moving_average::require_window("convergence.window", self.window)
     }
 }
 

@@ -31,6 +31,7 @@ impl RuleParams for GssParams {
         if self.window < 2 {
             return Err(format!("gss.window = {} must be at least 2", self.window));
         }
+        super::moving_average::require_window("gss.window", self.window)?;
         require_positive("gss.improvement_bar", self.improvement_bar)
     }
 }

@@ -16,7 +16,7 @@ impl MovingAverage {
         let window = window.max(1);
         Self {
             window,
-            recent: VecDeque::with_capacity(window),
+            recent: VecDeque::with_capacity(window.min(1024)),
         }
     }
 
@@ -33,10 +33,20 @@ impl MovingAverage {
     }
 }
 
-/// Checks a `moving_average` parameter (`≥ 1`; 1 means off); the error names `what`.
+/// The longest window of a moving average or a rule (its values are held, 8 bytes each): far
+/// beyond any run's evaluation cap, where a window never fills.
+pub const MAX_WINDOW: usize = 1_000_000;
+
+/// Checks a `moving_average` parameter (`≥ 1`; 1 means off; at most [`MAX_WINDOW`]); the
+/// error names `what`.
 pub(crate) fn require_window(what: &str, window: usize) -> Result<(), String> {
     if window == 0 {
         return Err(format!("{what} = 0 must be at least 1 (1 means off)"));
+    }
+    if window > MAX_WINDOW {
+        return Err(format!(
+            "{what} = {window} is above the bound of {MAX_WINDOW} (a window longer than any run)"
+        ));
     }
     Ok(())
 }

@@ -54,10 +54,7 @@ impl PracticalOptions {
         if self.debounce == 0 {
             return Err("debounce must be ≥ 1 (1 means off)".into());
         }
-        if self.moving_average == 0 {
-            return Err("moving_average must be ≥ 1 (1 means off)".into());
-        }
-        Ok(())
+        super::moving_average::require_window("moving_average", self.moving_average)
     }
 }
 

@@ -2,6 +2,7 @@
 //! scheme (`seeding`), one statistics module (`stats`), splitting into shards (`shard`), one
 //! progress display (`progress`), result files written whole (`output`), and the figures
 //! (`plot`).
+pub mod bounds;
 pub mod config;
 pub mod output;
 pub mod plot;

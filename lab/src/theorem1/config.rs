@@ -66,6 +66,13 @@ impl Config {
         if self.samples == 0 {
             return Err("samples: must be ≥ 1".into());
         }
+        crate::study::bounds::check_finite_domain(
+            self.samples,
+            self.domain.points,
+            self.domain.kind == crate::study::config::DomainKind::Random,
+            self.domain.dim,
+            self.max_evals,
+        )?;
         check_distinct("costs", &self.costs, CostName::key)?;
         check_distinct("acquisitions", &self.acquisitions, AcquisitionName::key)?;
         check_lambdas(&self.lambdas)?;
