@@ -6,7 +6,7 @@
 //!
 //! With the default sizes the table is the one kept as the snapshot
 //! `conformance/tests/snapshots/fast_vs_reference__conformance_table.snap`. `--markdown` prints
-//! the function × region matrix of the README; `--regression-table` prints the measured maxima
+//! the function × region matrix of docs/results/conformance.md; `--regression-table` prints the measured maxima
 //! as the `MEASURED` entries of `conformance/src/tolerances.rs` (after the matrix when both are
 //! asked for). Exit status 1 when any cell
 //! exceeds its guarantee or its regression bound (`conformance/src/tolerances.rs`), or the
@@ -35,7 +35,7 @@ pub struct Args {
     /// `--points 1000000`); at most 1e7.
     #[arg(long)]
     pub points: Option<usize>,
-    /// Print the function × region matrix as Markdown (the README's table).
+    /// Print the function × region matrix as Markdown (docs/results/conformance.md's table).
     #[arg(long)]
     pub markdown: bool,
     /// Print the measured maxima as the `MEASURED` entries of `conformance/src/tolerances.rs`.

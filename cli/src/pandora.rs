@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 /// Arguments of `pbgi pandora`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Instance file (JSON; format in the README). Not needed with --counterexample.
+    /// Instance file (JSON; format in docs/pandora.md). Not needed with --counterexample.
     #[arg(required_unless_present = "counterexample")]
     pub file: Option<PathBuf>,
     /// Expected budget B (exact, e.g. 3/2 or 1.5): find Theorem 2's λ* and stop-early

@@ -1,4 +1,4 @@
-//! `pbgi conformance` end to end, on small sets: the text table, the README's Markdown matrix,
+//! `pbgi conformance` end to end, on small sets: the text table, the Markdown matrix of docs/results/conformance.md,
 //! the regression entries of the tolerance table, and argument errors.
 use pbgi_conformance::function::Function;
 use pbgi_conformance::regions::Region;

@@ -10,7 +10,7 @@
 //!   while `1/Φ(u)` is still below `MAX`; reported: `pbgi_grad(0, 1, 1.479e-310)` gave
 //!   `d_cost = +∞`, exact 166 ulp below `MAX`.
 //!
-//! The README promises `±∞` only where the exact value overflows; these tests hold the fast
+//! docs/accuracy.md promises `±∞` only where the exact value overflows; these tests hold the fast
 //! code to that at the threshold, for the scalar functions and the slice kernels alike.
 use pbgi_conformance::ulp::ulp_distance;
 use rand::{Rng, SeedableRng};

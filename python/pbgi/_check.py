@@ -103,7 +103,7 @@ def check(function, value, /, **columns):
     numpy ufunc arguments. Returns a `Report` (for gradients, an element's error is the largest
     over its fields; `to_dict()["by_output"]` has each field's statistics).
 
-    The error measures are `pbgi check`'s (README; `conformance/src/ulp.rs`): e.g. plain ULP
+    The error measures are `pbgi check`'s (docs/grading.md; `conformance/src/ulp.rs`): e.g. plain ULP
     distance for `h` and `ei`; ULPs of `max(|exact|, 1)` for `ln-h` and `log-ei`; ULPs of
     `|mu| + |g - mu|` for `pbgi`; ULPs of `max(|exact|, |ln cost|, 1)` for `log-eipc`. A NaN, or an infinity where the exact value is
     finite, is an infinite error.

@@ -6,7 +6,7 @@ objective is `E[min(outside, min over opened X_i) + sum of opened c_i]`. Weitzma
 boxes in increasing index (reservation value `g_i`: `E[max(g_i - X_i, 0)] = c_i`) and stops when
 the best value in hand is `<= ` the next index (ties stop, by default).
 
-The instance format is the README's (`fixtures/pandora/*.json`): numbers are read exactly from
+The instance format is docs/pandora.md's (`fixtures/pandora/*.json`): numbers are read exactly from
 their text (`0.1` is 1/10; fractions `"p/q"`); discrete boxes (`values`, `probs`) or normal
 boxes (`normal: {mean, sd}`). Exact rationals come back as `{"exact": "p/q", "decimal": f}`.
 """

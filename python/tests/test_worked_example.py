@@ -1,4 +1,4 @@
-"""The README's worked example: a naive SciPy EI, `sigma*(z*Phi(z) + phi(z))`, graded by the
+"""The worked example of docs/grading.md: a naive SciPy EI, `sigma*(z*Phi(z) + phi(z))`, graded by the
 oracle. SciPy's Phi and phi are accurate; the formula itself cancels for z below about -5, and
 the grading must fail it there and only there."""
 
