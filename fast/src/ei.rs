@@ -3,7 +3,6 @@
 use crate::dd::fma_dispatch;
 use crate::scaled_h::{sigma_h_neg, sigma_h_pos, X_UNDERFLOW};
 use crate::standardize::Standardized;
-use crate::SliceLengthError;
 
 /// `EI(μ, σ; y) = σ·h((y - μ)/σ)` for `σ > 0`, `max(y - μ, 0)` for `σ = 0`.
 ///
@@ -23,13 +22,13 @@ use crate::SliceLengthError;
 /// # Accuracy
 /// ≤ 4 ulp (f64 values from the correctly rounded result) for `|z| ≤ 1e8`,
 /// `σ ∈ [1e-300, 1e300]`. The bound, why it holds and the measured maximum per region (also of
-/// [`ei_slice`]): the one tolerance table, `conformance/src/tolerances.rs`.
+/// [`ei_slice`](crate::ei_slice)): the one tolerance table, `conformance/src/tolerances.rs`.
 #[inline]
 pub fn ei(mu: f64, sigma: f64, y: f64) -> f64 {
     fma_dispatch!(ei_body(mu: f64, sigma: f64, y: f64) -> f64)
 }
 
-/// [`ei`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+/// [`ei`](crate::ei), compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
 #[inline(always)]
 fn ei_body(mu: f64, sigma: f64, y: f64) -> f64 {
     if !(sigma > 0.0) || sigma == f64::INFINITY || !(y - mu).is_finite() {
@@ -45,7 +44,7 @@ fn ei_body(mu: f64, sigma: f64, y: f64) -> f64 {
 pub(crate) const SIGMA_KERNEL_MIN: f64 = 1e-280;
 pub(crate) const SIGMA_KERNEL_MAX: f64 = 1e280;
 
-/// [`ei`] for σ outside the kernel range, by homogeneity `EI(aμ, aσ; ay) = a·EI(μ, σ; y)`
+/// [`ei`](crate::ei) for σ outside the kernel range, by homogeneity `EI(aμ, aσ; ay) = a·EI(μ, σ; y)`
 /// with `a = 2^∓600`, after translating to `μ' = -dlo`, `y' = dhi` (`y - μ = dhi + dlo`
 /// exactly). Scalings by powers of two are exact except for subnormal low parts, whose lost
 /// bits are below 2^-1074/σ' relative to `z`. For `z < 0` the factor `2^-k` is applied
@@ -82,7 +81,7 @@ fn ei_rescaled(mu: f64, sigma: f64, y: f64) -> f64 {
 /// Below `z = -38.5`, `h(z) < e^{-749} < 2^-1075`: with `σ ≤ 1`, EI rounds to 0.
 const H_UNDERFLOW: f64 = 38.5;
 
-/// The body of [`ei`] for finite `σ > 0` and finite `y - μ`.
+/// The body of [`ei`](crate::ei) for finite `σ > 0` and finite `y - μ`.
 #[inline(always)]
 pub(crate) fn ei_standardized(s: &Standardized, sigma: f64) -> f64 {
     if s.zhi >= 0.0 {
@@ -94,7 +93,7 @@ pub(crate) fn ei_standardized(s: &Standardized, sigma: f64) -> f64 {
     }
 }
 
-/// The special cases of [`ei`]: `σ ≤ 0`, `σ = ∞`, NaN, infinite `y - μ` (also when it
+/// The special cases of [`ei`](crate::ei): `σ ≤ 0`, `σ = ∞`, NaN, infinite `y - μ` (also when it
 /// overflowed from finite `y`, `μ`).
 #[cold]
 fn ei_special(mu: f64, sigma: f64, y: f64) -> f64 {
@@ -115,25 +114,4 @@ fn ei_special(mu: f64, sigma: f64, y: f64) -> f64 {
     } else {
         f64::INFINITY
     }
-}
-
-/// [`ei`] over slices: `out[i] = ei(mu[i], sigma[i], y)`, bit for bit. No allocation.
-///
-/// Eight points at a time with AVX-512F and FMA, four with AVX2 and FMA, when the CPU has them
-/// (chosen at run time, see [`crate::simd_path`]), else four with the baseline instruction set; rare regions (`σ` outside
-/// `[1e-100, 1e100]`, `z` just above the underflow of EI, invalid input) fall
-/// back to [`ei`] lane by lane. Every path gives the bits of [`ei`]
-/// (`fast/src/ei_lanes.rs`, tested on every compilation in `fast/src/lanes_tests.rs`).
-///
-/// # Errors
-/// [`SliceLengthError`] (and `out` untouched) unless `mu`, `sigma` and `out` have equal lengths.
-pub fn ei_slice(
-    mu: &[f64],
-    sigma: &[f64],
-    y: f64,
-    out: &mut [f64],
-) -> Result<(), SliceLengthError> {
-    SliceLengthError::check(&[("mu", mu.len()), ("sigma", sigma.len()), ("out", out.len())])?;
-    crate::ei_lanes::ei_lanes(mu, sigma, y, out);
-    Ok(())
 }

@@ -16,6 +16,7 @@ use crate::exp_reduced::exp_neg_reduced;
 use crate::lanes::{for_each_x4, lanes_entry, two_prod, two_square, two_sum, Lanes};
 use crate::scaled_h::Z_BEYOND;
 use crate::tail_lanes::{p_tail_sq, TailLanes};
+use crate::SliceLengthError;
 
 /// `Standardized::new` and `Standardized::zlo` for a group of lanes (meaningful where
 /// `σ ∈ [1e-150, 1e150]`, `y - μ` finite and, for `zlo`, `|y - μ| ≥ 1e-250`).
@@ -143,4 +144,25 @@ lanes_entry! {
     /// [`crate::ei`] over slices, eight or four lanes at a time (instruction set chosen at run
     /// time).
     fn ei_lanes(mu: &[f64], sigma: &[f64], y: f64, out: &mut [f64]) => any width: ei_lanes_kernel
+}
+
+/// [`ei`](crate::ei) over slices: `out[i] = ei(mu[i], sigma[i], y)`, bit for bit. No allocation.
+///
+/// Eight points at a time with AVX-512F and FMA, four with AVX2 and FMA, when the CPU has them
+/// (chosen at run time, see [`crate::simd_path`]), else four with the baseline instruction set; rare regions (`σ` outside
+/// `[1e-100, 1e100]`, `z` just above the underflow of EI, invalid input) fall
+/// back to [`ei`](crate::ei) lane by lane. Every path gives the bits of [`ei`](crate::ei)
+/// (`fast/src/ei_lanes.rs`, tested on every compilation in `fast/src/lanes_tests.rs`).
+///
+/// # Errors
+/// [`SliceLengthError`] (and `out` untouched) unless `mu`, `sigma` and `out` have equal lengths.
+pub fn ei_slice(
+    mu: &[f64],
+    sigma: &[f64],
+    y: f64,
+    out: &mut [f64],
+) -> Result<(), SliceLengthError> {
+    SliceLengthError::check(&[("mu", mu.len()), ("sigma", sigma.len()), ("out", out.len())])?;
+    crate::ei_lanes::ei_lanes(mu, sigma, y, out);
+    Ok(())
 }

@@ -10,7 +10,6 @@ use crate::ei::ei;
 use crate::log_ei::log_ei;
 use crate::pbgi::{pbgi, standardized_index};
 use crate::tail::p_tail;
-use crate::SliceLengthError;
 
 /// Value and gradient of EI or LogEI with respect to `μ` and `σ`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -84,7 +83,7 @@ fn ratios_over_h(z: f64) -> (f64, f64) {
 /// EI and its gradient: `∂EI/∂μ = -Φ(z)`, `∂EI/∂σ = φ(z)`, `z = (y - μ)/σ`.
 ///
 /// # Domain
-/// As [`ei`]. `σ = 0`: the limits `σ → 0+`: `∂/∂μ = -1, -1/2, 0` for `y > μ`, `y = μ`,
+/// As [`ei`](crate::ei). `σ = 0`: the limits `σ → 0+`: `∂/∂μ = -1, -1/2, 0` for `y > μ`, `y = μ`,
 /// `y < μ`, and `∂/∂σ = 0` (`φ0` at `y = μ`). `σ = +∞` with finite `y - μ`: `(-1/2, φ0)`.
 /// Infinite `μ` or `y` with finite `σ`: the limits `(-1, 0)` for `y - μ = +∞` and `(0, 0)` for
 /// `y - μ = -∞`. Each limit 0 above is `+0`, as in the reference's `σ = 0` limits; a finite
@@ -92,17 +91,17 @@ fn ratios_over_h(z: f64) -> (f64, f64) {
 /// input → all fields NaN.
 ///
 /// # Accuracy
-/// `value` as [`ei`]; the derivatives to ≲ 1e-15·(1 + z²) relative (the rounding of `z`),
+/// `value` as [`ei`](crate::ei); the derivatives to ≲ 1e-15·(1 + z²) relative (the rounding of `z`),
 /// checked against central differences of the reference in `fast/tests/gradients.rs` and against
 /// the closed forms in MPFR over the edges of f64 in `conformance/tests/fast_domain_edges.rs`.
 /// That bound in ULPs per region of `z`, and the measured maximum per region (also of
-/// [`ei_grad_slice`]): the one tolerance table, `conformance/src/tolerances.rs`.
+/// [`ei_grad_slice`](crate::ei_grad_slice)): the one tolerance table, `conformance/src/tolerances.rs`.
 #[inline]
 pub fn ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
     fma_dispatch!(ei_grad_body(mu: f64, sigma: f64, y: f64) -> EiGrad)
 }
 
-/// [`ei_grad`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+/// [`ei_grad`](crate::ei_grad), compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
 #[inline(always)]
 fn ei_grad_body(mu: f64, sigma: f64, y: f64) -> EiGrad {
     let value = ei(mu, sigma, y);
@@ -160,22 +159,22 @@ fn ei_grad_body(mu: f64, sigma: f64, y: f64) -> EiGrad {
 /// LogEI is (also where EI underflows).
 ///
 /// # Domain
-/// As [`log_ei`], every finite input. `σ = 0`: the limits `σ → 0+`: `(-1/(y - μ), 0)` for
+/// As [`log_ei`](crate::log_ei), every finite input. `σ = 0`: the limits `σ → 0+`: `(-1/(y - μ), 0)` for
 /// `y > μ`, `(-∞, +∞)` for `y ≤ μ` (value `-∞`). NaN / invalid input →
 /// all fields NaN; infinite `μ`, `y` or `σ` → NaN derivatives.
 ///
 /// # Accuracy
-/// `value` as [`log_ei`]; derivatives ≲ 1e-15·(1 + z²) relative (checked by differencing the
+/// `value` as [`log_ei`](crate::log_ei); derivatives ≲ 1e-15·(1 + z²) relative (checked by differencing the
 /// reference in `fast/tests/gradients.rs`, and against the closed forms in MPFR over the edges of
 /// f64 in `conformance/tests/fast_domain_edges.rs`). That bound in ULPs per region of `z`, and
-/// the measured maximum per region (also of [`log_ei_grad_slice`]): the one tolerance table,
+/// the measured maximum per region (also of [`log_ei_grad_slice`](crate::log_ei_grad_slice)): the one tolerance table,
 /// `conformance/src/tolerances.rs`.
 #[inline]
 pub fn log_ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
     fma_dispatch!(log_ei_grad_body(mu: f64, sigma: f64, y: f64) -> EiGrad)
 }
 
-/// [`log_ei_grad`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+/// [`log_ei_grad`](crate::log_ei_grad), compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
 #[inline(always)]
 fn log_ei_grad_body(mu: f64, sigma: f64, y: f64) -> EiGrad {
     let value = log_ei(mu, sigma, y);
@@ -246,22 +245,22 @@ fn minus_inverse(mu: f64, y: f64) -> f64 {
 /// different cost term; this one is checked against differences of the reference.)
 ///
 /// # Domain
-/// As [`pbgi`]. `σ = 0` (`g = μ + c`): the limits `σ → 0+`: `∂g/∂σ = 0`, `∂g/∂c = 1`.
+/// As [`pbgi`](crate::pbgi). `σ = 0` (`g = μ + c`): the limits `σ → 0+`: `∂g/∂σ = 0`, `∂g/∂c = 1`.
 /// NaN / invalid input → all fields NaN.
 ///
 /// # Accuracy
-/// `value` as [`pbgi`]; derivatives ≲ 1e-15·(1 + u²) relative (the conditioning of `φ/Φ` and
+/// `value` as [`pbgi`](crate::pbgi); derivatives ≲ 1e-15·(1 + u²) relative (the conditioning of `φ/Φ` and
 /// `1/Φ` at the rounded `u`), checked against central differences of `pbgi_reference::pbgi` in
 /// `fast/tests/gradients.rs` and against the closed forms in MPFR over the edges of f64 in
 /// `conformance/tests/fast_domain_edges.rs`. That bound in ULPs per region of `u`, and the
-/// measured maximum per region (also of [`pbgi_grad_slice`]): the one tolerance table,
+/// measured maximum per region (also of [`pbgi_grad_slice`](crate::pbgi_grad_slice)): the one tolerance table,
 /// `conformance/src/tolerances.rs`.
 #[inline]
 pub fn pbgi_grad(mu: f64, sigma: f64, cost: f64) -> PbgiGrad {
     fma_dispatch!(pbgi_grad_body(mu: f64, sigma: f64, cost: f64) -> PbgiGrad)
 }
 
-/// [`pbgi_grad`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+/// [`pbgi_grad`](crate::pbgi_grad), compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
 #[inline(always)]
 fn pbgi_grad_body(mu: f64, sigma: f64, cost: f64) -> PbgiGrad {
     let value = pbgi(mu, sigma, cost);
@@ -316,100 +315,4 @@ pub(crate) fn cost_derivative_below(q: f64, sigma: f64, cost: f64) -> f64 {
     } else {
         (q * sigma) / cost
     }
-}
-
-/// [`ei_grad`] over slices, structure of arrays: `value[i]`, `d_mu[i]`, `d_sigma[i]` of
-/// `ei_grad(mu[i], sigma[i], y)`, bit for bit. No allocation.
-///
-/// Four points at a time (AVX2 and FMA when the CPU has them, chosen at run time, see
-/// [`crate::simd_path`]; else the baseline instruction set): the value by the lanes of
-/// [`crate::ei_slice`], the derivatives by the scalar operations on four lanes (`exp` and
-/// `erfc` lane by lane); points those lanes leave out (and `z < -2^16`) fall back to
-/// [`ei_grad`]. Every path gives the bits of [`ei_grad`] (`fast/src/gradients_lanes.rs`,
-/// tested in `fast/src/lanes_tests.rs` on every compilation).
-///
-/// # Errors
-/// [`SliceLengthError`] (and nothing written) unless all slices have equal lengths.
-pub fn ei_grad_slice(
-    mu: &[f64],
-    sigma: &[f64],
-    y: f64,
-    value: &mut [f64],
-    d_mu: &mut [f64],
-    d_sigma: &mut [f64],
-) -> Result<(), SliceLengthError> {
-    check_grad_lengths(mu, sigma, value, d_mu, d_sigma)?;
-    crate::gradients_lanes::ei_grad_lanes(mu, sigma, y, value, d_mu, d_sigma);
-    Ok(())
-}
-
-/// [`log_ei_grad`] over slices: `value[i]`, `d_mu[i]`, `d_sigma[i]` of
-/// `log_ei_grad(mu[i], sigma[i], y)`, bit for bit. No allocation.
-///
-/// Four points at a time, as [`ei_grad_slice`]: the value by the lanes of
-/// [`crate::log_ei_slice`], `h(z)` by the EI lanes, `exp` and `erfc` lane by lane; points those
-/// lanes leave out (and `z` outside `[-2^16, 20]`) fall back to [`log_ei_grad`]. Every path
-/// gives the bits of [`log_ei_grad`] (`fast/src/gradients_lanes.rs`, tested in
-/// `fast/src/lanes_tests.rs` on every compilation).
-///
-/// # Errors
-/// [`SliceLengthError`] (and nothing written) unless all slices have equal lengths.
-pub fn log_ei_grad_slice(
-    mu: &[f64],
-    sigma: &[f64],
-    y: f64,
-    value: &mut [f64],
-    d_mu: &mut [f64],
-    d_sigma: &mut [f64],
-) -> Result<(), SliceLengthError> {
-    check_grad_lengths(mu, sigma, value, d_mu, d_sigma)?;
-    crate::gradients_lanes::log_ei_grad_lanes(mu, sigma, y, value, d_mu, d_sigma);
-    Ok(())
-}
-
-fn check_grad_lengths(
-    mu: &[f64],
-    sigma: &[f64],
-    value: &[f64],
-    d_mu: &[f64],
-    d_sigma: &[f64],
-) -> Result<(), SliceLengthError> {
-    SliceLengthError::check(&[
-        ("mu", mu.len()),
-        ("sigma", sigma.len()),
-        ("value", value.len()),
-        ("d_mu", d_mu.len()),
-        ("d_sigma", d_sigma.len()),
-    ])
-}
-
-/// [`pbgi_grad`] over slices, structure of arrays (`∂g/∂μ = 1` is not written), bit for bit.
-/// No allocation.
-///
-/// Four points at a time, on the lanes of [`crate::pbgi_slice`] (which solve for `u` once per
-/// point, where [`pbgi_grad`] solves twice), the derivatives by the scalar operations on four
-/// lanes (`exp` and `erfc` lane by lane); points those lanes leave out fall back to
-/// [`pbgi_grad`]. Every path gives the bits of [`pbgi_grad`] (`fast/src/gradients_lanes.rs`,
-/// tested in `fast/src/lanes_tests.rs` on every compilation).
-///
-/// # Errors
-/// [`SliceLengthError`] (and nothing written) unless all slices have equal lengths.
-pub fn pbgi_grad_slice(
-    mu: &[f64],
-    sigma: &[f64],
-    cost: &[f64],
-    value: &mut [f64],
-    d_sigma: &mut [f64],
-    d_cost: &mut [f64],
-) -> Result<(), SliceLengthError> {
-    SliceLengthError::check(&[
-        ("mu", mu.len()),
-        ("sigma", sigma.len()),
-        ("cost", cost.len()),
-        ("value", value.len()),
-        ("d_sigma", d_sigma.len()),
-        ("d_cost", d_cost.len()),
-    ])?;
-    crate::gradients_lanes::pbgi_grad_lanes(mu, sigma, cost, value, d_sigma, d_cost);
-    Ok(())
 }

@@ -18,6 +18,7 @@ use crate::lanes::{lanes_entry, LaneMask, Lanes, LANES};
 use crate::log_ei_lanes::log_ei_x4;
 use crate::pbgi_lanes::{chunks, index_x4, solve_chunk};
 use crate::tail_lanes::p_tail_sq;
+use crate::SliceLengthError;
 use core::f64::consts::FRAC_1_SQRT_2;
 
 /// `p_tail(x)` for `0 ≤ x < 2^16` (the high part of `p_tail_sq`, the same operations).
@@ -313,4 +314,100 @@ lanes_entry! {
         d_mu: &mut [f64],
         d_sigma: &mut [f64],
     ) => ei_grad_lanes_kernel
+}
+
+/// [`ei_grad`](crate::ei_grad) over slices, structure of arrays: `value[i]`, `d_mu[i]`, `d_sigma[i]` of
+/// `ei_grad(mu[i], sigma[i], y)`, bit for bit. No allocation.
+///
+/// Four points at a time (AVX2 and FMA when the CPU has them, chosen at run time, see
+/// [`crate::simd_path`]; else the baseline instruction set): the value by the lanes of
+/// [`crate::ei_slice`], the derivatives by the scalar operations on four lanes (`exp` and
+/// `erfc` lane by lane); points those lanes leave out (and `z < -2^16`) fall back to
+/// [`ei_grad`](crate::ei_grad). Every path gives the bits of [`ei_grad`](crate::ei_grad) (`fast/src/gradients_lanes.rs`,
+/// tested in `fast/src/lanes_tests.rs` on every compilation).
+///
+/// # Errors
+/// [`SliceLengthError`] (and nothing written) unless all slices have equal lengths.
+pub fn ei_grad_slice(
+    mu: &[f64],
+    sigma: &[f64],
+    y: f64,
+    value: &mut [f64],
+    d_mu: &mut [f64],
+    d_sigma: &mut [f64],
+) -> Result<(), SliceLengthError> {
+    check_grad_lengths(mu, sigma, value, d_mu, d_sigma)?;
+    crate::gradients_lanes::ei_grad_lanes(mu, sigma, y, value, d_mu, d_sigma);
+    Ok(())
+}
+
+/// [`log_ei_grad`](crate::log_ei_grad) over slices: `value[i]`, `d_mu[i]`, `d_sigma[i]` of
+/// `log_ei_grad(mu[i], sigma[i], y)`, bit for bit. No allocation.
+///
+/// Four points at a time, as [`ei_grad_slice`](crate::ei_grad_slice): the value by the lanes of
+/// [`crate::log_ei_slice`], `h(z)` by the EI lanes, `exp` and `erfc` lane by lane; points those
+/// lanes leave out (and `z` outside `[-2^16, 20]`) fall back to [`log_ei_grad`](crate::log_ei_grad). Every path
+/// gives the bits of [`log_ei_grad`](crate::log_ei_grad) (`fast/src/gradients_lanes.rs`, tested in
+/// `fast/src/lanes_tests.rs` on every compilation).
+///
+/// # Errors
+/// [`SliceLengthError`] (and nothing written) unless all slices have equal lengths.
+pub fn log_ei_grad_slice(
+    mu: &[f64],
+    sigma: &[f64],
+    y: f64,
+    value: &mut [f64],
+    d_mu: &mut [f64],
+    d_sigma: &mut [f64],
+) -> Result<(), SliceLengthError> {
+    check_grad_lengths(mu, sigma, value, d_mu, d_sigma)?;
+    crate::gradients_lanes::log_ei_grad_lanes(mu, sigma, y, value, d_mu, d_sigma);
+    Ok(())
+}
+
+/// [`pbgi_grad`](crate::pbgi_grad) over slices, structure of arrays (`∂g/∂μ = 1` is not written), bit for bit.
+/// No allocation.
+///
+/// Four points at a time, on the lanes of [`crate::pbgi_slice`] (which solve for `u` once per
+/// point, where [`pbgi_grad`](crate::pbgi_grad) solves twice), the derivatives by the scalar operations on four
+/// lanes (`exp` and `erfc` lane by lane); points those lanes leave out fall back to
+/// [`pbgi_grad`](crate::pbgi_grad). Every path gives the bits of [`pbgi_grad`](crate::pbgi_grad) (`fast/src/gradients_lanes.rs`,
+/// tested in `fast/src/lanes_tests.rs` on every compilation).
+///
+/// # Errors
+/// [`SliceLengthError`] (and nothing written) unless all slices have equal lengths.
+pub fn pbgi_grad_slice(
+    mu: &[f64],
+    sigma: &[f64],
+    cost: &[f64],
+    value: &mut [f64],
+    d_sigma: &mut [f64],
+    d_cost: &mut [f64],
+) -> Result<(), SliceLengthError> {
+    SliceLengthError::check(&[
+        ("mu", mu.len()),
+        ("sigma", sigma.len()),
+        ("cost", cost.len()),
+        ("value", value.len()),
+        ("d_sigma", d_sigma.len()),
+        ("d_cost", d_cost.len()),
+    ])?;
+    crate::gradients_lanes::pbgi_grad_lanes(mu, sigma, cost, value, d_sigma, d_cost);
+    Ok(())
+}
+
+fn check_grad_lengths(
+    mu: &[f64],
+    sigma: &[f64],
+    value: &[f64],
+    d_mu: &[f64],
+    d_sigma: &[f64],
+) -> Result<(), SliceLengthError> {
+    SliceLengthError::check(&[
+        ("mu", mu.len()),
+        ("sigma", sigma.len()),
+        ("value", value.len()),
+        ("d_mu", d_mu.len()),
+        ("d_sigma", d_sigma.len()),
+    ])
 }

@@ -58,17 +58,18 @@ mod tail_lanes;
 
 pub use bisection::pbgi_bisection100;
 pub use domain::{check_argument, check_arguments, DomainError};
-pub use ei::{ei, ei_slice};
-pub use gradients::{
-    ei_grad, ei_grad_slice, log_ei_grad, log_ei_grad_slice, pbgi_grad, pbgi_grad_slice, EiGrad,
-    PbgiGrad,
-};
+pub use ei::ei;
+pub use ei_lanes::ei_slice;
+pub use gradients::{ei_grad, log_ei_grad, pbgi_grad, EiGrad, PbgiGrad};
+pub use gradients_lanes::{ei_grad_slice, log_ei_grad_slice, pbgi_grad_slice};
 pub use h::{h, ln_h};
 pub use lanes::simd_path;
-pub use log_ei::{log_ei, log_ei_slice};
-pub use log_eipc::{log_eipc, log_eipc_exp, log_eipc_inv, log_eipc_slice};
+pub use log_ei::log_ei;
+pub use log_ei_lanes::{log_ei_slice, log_eipc_slice};
+pub use log_eipc::{log_eipc, log_eipc_exp, log_eipc_inv};
 pub use log_ndtr::{log_ndtr, log_ndtr_slice};
-pub use pbgi::{pbgi, pbgi_lognormal, pbgi_slice, pbgi_small_cost};
+pub use pbgi::{pbgi, pbgi_lognormal, pbgi_small_cost};
+pub use pbgi_lanes::pbgi_slice;
 pub use schedule::{budget_lambda, PbgiDSchedule};
 pub use stopping::{
     max_log_eipc, pbgi_gap, stop_by_log_eipc, stop_by_pbgi, Candidate, StoppingHelper,

@@ -4,7 +4,6 @@ use crate::ei::{ei, ei_standardized, SIGMA_KERNEL_MAX, SIGMA_KERNEL_MIN};
 use crate::h::ln_h;
 use crate::scaled_h::{ln_h_neg_huge, ln_h_neg_plus, ln_sigma_h_neg, LN_SQRT_2PI, X_HUGE};
 use crate::standardize::Standardized;
-use crate::SliceLengthError;
 
 /// `ln EI(μ, σ; y)`, finite wherever EI > 0 mathematically (also where EI underflows f64).
 ///
@@ -22,13 +21,13 @@ use crate::SliceLengthError;
 /// # Accuracy
 /// ≤ 4 ulp of `max(|LogEI|, 1)` from the correctly rounded result, for `|z| ≤ 1e8`,
 /// `σ ∈ [1e-300, 1e300]`. The bound, why it holds and the measured maximum per region (also of
-/// [`log_ei_slice`]): the one tolerance table, `conformance/src/tolerances.rs`.
+/// [`log_ei_slice`](crate::log_ei_slice)): the one tolerance table, `conformance/src/tolerances.rs`.
 #[inline]
 pub fn log_ei(mu: f64, sigma: f64, y: f64) -> f64 {
     fma_dispatch!(log_ei_body(mu: f64, sigma: f64, y: f64) -> f64)
 }
 
-/// [`log_ei`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+/// [`log_ei`](crate::log_ei), compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
 #[inline(always)]
 fn log_ei_body(mu: f64, sigma: f64, y: f64) -> f64 {
     if !(sigma > 0.0) || sigma == f64::INFINITY || !(y - mu).is_finite() {
@@ -65,7 +64,7 @@ fn log_ei_body(mu: f64, sigma: f64, y: f64) -> f64 {
     }
 }
 
-/// [`log_ei`] for `σ ≤ 0`, `σ = ∞`, NaN, and `y - μ` outside f64's range.
+/// [`log_ei`](crate::log_ei) for `σ ≤ 0`, `σ = ∞`, NaN, and `y - μ` outside f64's range.
 #[cold]
 fn log_ei_special(mu: f64, sigma: f64, y: f64) -> f64 {
     if mu.is_finite() && y.is_finite() && sigma.is_finite() && sigma >= 0.0 {
@@ -105,24 +104,4 @@ pub(crate) fn log_ei_far_left(mu: f64, sigma: f64, y: f64) -> Option<(f64, f64, 
     let xlo = if x < 1.3e300 { -s.zlo() } else { 0.0 };
     let xlo = if xlo.is_finite() { xlo } else { 0.0 };
     Some((x, xlo, sigma.ln() - (2.0 * x.ln() + LN_SQRT_2PI) + shift))
-}
-
-/// [`log_ei`] over slices: `out[i] = log_ei(mu[i], sigma[i], y)`, bit for bit. No allocation.
-///
-/// Eight points at a time with AVX-512F and FMA, four with AVX2 and FMA, when the CPU has them
-/// (chosen at run time, see [`crate::simd_path`]), else four with the baseline instruction set; lanes outside the common region (as for [`crate::ei_slice`], and
-/// `z ≤ -2^16`) are recomputed by [`log_ei`]. Every path gives the bits of [`log_ei`]
-/// (`fast/src/log_ei_lanes.rs`, tested on every compilation in `fast/src/lanes_tests.rs`).
-///
-/// # Errors
-/// [`SliceLengthError`] (and `out` untouched) unless `mu`, `sigma` and `out` have equal lengths.
-pub fn log_ei_slice(
-    mu: &[f64],
-    sigma: &[f64],
-    y: f64,
-    out: &mut [f64],
-) -> Result<(), SliceLengthError> {
-    SliceLengthError::check(&[("mu", mu.len()), ("sigma", sigma.len()), ("out", out.len())])?;
-    crate::log_ei_lanes::log_ei_lanes(mu, sigma, y, out);
-    Ok(())
 }

@@ -9,6 +9,7 @@
 use crate::ei_lanes::{ei_kernel, ei_masks, ei_x4, standardize};
 use crate::lanes::{for_each_x4, lanes_entry, two_prod, two_square, two_sum, LaneMask, Lanes};
 use crate::tail_lanes::p_tail_sq;
+use crate::SliceLengthError;
 
 /// LogEI for a group of lanes and which lanes it settled.
 #[inline(always)]
@@ -110,4 +111,51 @@ lanes_entry! {
     /// run time).
     fn log_eipc_lanes(mu: &[f64], sigma: &[f64], y: f64, cost: &[f64], out: &mut [f64])
         => any width: log_eipc_lanes_kernel
+}
+
+/// [`log_ei`](crate::log_ei) over slices: `out[i] = log_ei(mu[i], sigma[i], y)`, bit for bit. No allocation.
+///
+/// Eight points at a time with AVX-512F and FMA, four with AVX2 and FMA, when the CPU has them
+/// (chosen at run time, see [`crate::simd_path`]), else four with the baseline instruction set; lanes outside the common region (as for [`crate::ei_slice`], and
+/// `z ≤ -2^16`) are recomputed by [`log_ei`](crate::log_ei). Every path gives the bits of [`log_ei`](crate::log_ei)
+/// (`fast/src/log_ei_lanes.rs`, tested on every compilation in `fast/src/lanes_tests.rs`).
+///
+/// # Errors
+/// [`SliceLengthError`] (and `out` untouched) unless `mu`, `sigma` and `out` have equal lengths.
+pub fn log_ei_slice(
+    mu: &[f64],
+    sigma: &[f64],
+    y: f64,
+    out: &mut [f64],
+) -> Result<(), SliceLengthError> {
+    SliceLengthError::check(&[("mu", mu.len()), ("sigma", sigma.len()), ("out", out.len())])?;
+    crate::log_ei_lanes::log_ei_lanes(mu, sigma, y, out);
+    Ok(())
+}
+
+/// [`log_eipc`](crate::log_eipc) over slices: `out[i] = log_eipc(mu[i], sigma[i], y, cost[i])`, bit for bit.
+/// No allocation.
+///
+/// Eight points at a time with AVX-512F and FMA, four with AVX2 and FMA, when the CPU has them
+/// (chosen at run time, see [`crate::simd_path`]), else four with the baseline instruction set: `ln(EI/c)` on the lanes where the vectorised EI settles EI and
+/// `EI/c` is a normal f64; the others are recomputed by [`log_eipc`](crate::log_eipc). Every path gives the
+/// bits of [`log_eipc`](crate::log_eipc) (`fast/src/log_ei_lanes.rs`, tested in `fast/src/lanes_tests.rs`).
+///
+/// # Errors
+/// [`SliceLengthError`] (and `out` untouched) unless all slices have equal lengths.
+pub fn log_eipc_slice(
+    mu: &[f64],
+    sigma: &[f64],
+    y: f64,
+    cost: &[f64],
+    out: &mut [f64],
+) -> Result<(), SliceLengthError> {
+    SliceLengthError::check(&[
+        ("mu", mu.len()),
+        ("sigma", sigma.len()),
+        ("cost", cost.len()),
+        ("out", out.len()),
+    ])?;
+    crate::log_ei_lanes::log_eipc_lanes(mu, sigma, y, cost, out);
+    Ok(())
 }

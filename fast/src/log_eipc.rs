@@ -6,12 +6,11 @@ use crate::ei::{ei, SIGMA_KERNEL_MAX, SIGMA_KERNEL_MIN};
 use crate::log_ei::{log_ei, log_ei_far_left};
 use crate::scaled_h::{sigma_h_neg, X_HUGE, X_UNDERFLOW};
 use crate::standardize::Standardized;
-use crate::SliceLengthError;
 
 /// `ln EI(μ, σ; y) - ln c`.
 ///
 /// # Domain
-/// As [`log_ei`]; additionally `cost` NaN or `≤ 0` → NaN, `cost = +∞` → `-∞` (NaN if LogEI is
+/// As [`log_ei`](crate::log_ei); additionally `cost` NaN or `≤ 0` → NaN, `cost = +∞` → `-∞` (NaN if LogEI is
 /// `+∞`).
 ///
 /// # Method
@@ -25,13 +24,13 @@ use crate::SliceLengthError;
 /// analysis gives ≤ 2.42 ulp of `max(|LogEIPC|, 1)` wherever `EI/c` is a normal f64, which
 /// includes every input with `|LogEIPC| ≤ 629`, and ≤ 3.07 ulp of `max(|LogEIPC|, |ln c|, 1)`
 /// in the difference form beyond). The bound, its derivation and the measured maximum per
-/// region (also of [`log_eipc_slice`]): the one tolerance table, `conformance/src/tolerances.rs`.
+/// region (also of [`log_eipc_slice`](crate::log_eipc_slice)): the one tolerance table, `conformance/src/tolerances.rs`.
 #[inline]
 pub fn log_eipc(mu: f64, sigma: f64, y: f64, cost: f64) -> f64 {
     fma_dispatch!(log_eipc_body(mu: f64, sigma: f64, y: f64, cost: f64) -> f64)
 }
 
-/// [`log_eipc`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+/// [`log_eipc`](crate::log_eipc), compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
 #[inline(always)]
 fn log_eipc_body(mu: f64, sigma: f64, y: f64, cost: f64) -> f64 {
     if !(cost > 0.0) {
@@ -236,31 +235,4 @@ fn ln_h_neg_huge_parts(x: f64, xlo: f64, rest: f64, f: f64) -> f64 {
         return f64::NEG_INFINITY;
     }
     -a + ((f * rest - f * (x * xlo)) - b)
-}
-
-/// [`log_eipc`] over slices: `out[i] = log_eipc(mu[i], sigma[i], y, cost[i])`, bit for bit.
-/// No allocation.
-///
-/// Eight points at a time with AVX-512F and FMA, four with AVX2 and FMA, when the CPU has them
-/// (chosen at run time, see [`crate::simd_path`]), else four with the baseline instruction set: `ln(EI/c)` on the lanes where the vectorised EI settles EI and
-/// `EI/c` is a normal f64; the others are recomputed by [`log_eipc`]. Every path gives the
-/// bits of [`log_eipc`] (`fast/src/log_ei_lanes.rs`, tested in `fast/src/lanes_tests.rs`).
-///
-/// # Errors
-/// [`SliceLengthError`] (and `out` untouched) unless all slices have equal lengths.
-pub fn log_eipc_slice(
-    mu: &[f64],
-    sigma: &[f64],
-    y: f64,
-    cost: &[f64],
-    out: &mut [f64],
-) -> Result<(), SliceLengthError> {
-    SliceLengthError::check(&[
-        ("mu", mu.len()),
-        ("sigma", sigma.len()),
-        ("cost", cost.len()),
-        ("out", out.len()),
-    ])?;
-    crate::log_ei_lanes::log_eipc_lanes(mu, sigma, y, cost, out);
-    Ok(())
 }

@@ -6,7 +6,6 @@ use crate::dd::{scaled_square, two_prod, two_square, two_sum};
 use crate::pbgi_start_coeffs::{R_BREAKS, U_OF_R, X_OF_V};
 use crate::scaled_h::gauss_unscaled;
 use crate::tail::{p_tail, p_tail_sq, x2p_large};
-use crate::SliceLengthError;
 
 /// Table boundaries: `R_BREAKS[0] = h(-1)`, `R_BREAKS[4] = h(0.5)`, `R_BREAKS[7] = 4.5`.
 pub(crate) const R_LOWER: f64 = R_BREAKS[0];
@@ -30,14 +29,14 @@ pub(crate) const R_TABLE_END: f64 = R_BREAKS[7];
 ///
 /// # Accuracy
 /// ≤ 4 ulp of `|μ| + σ·|u|` from the correctly rounded result. The bound, why it holds and the
-/// measured maximum per region of `u` (also of [`pbgi_slice`]): the one tolerance table,
+/// measured maximum per region of `u` (also of [`pbgi_slice`](crate::pbgi_slice)): the one tolerance table,
 /// `conformance/src/tolerances.rs`.
 #[inline]
 pub fn pbgi(mu: f64, sigma: f64, cost: f64) -> f64 {
     fma_dispatch!(pbgi_body(mu: f64, sigma: f64, cost: f64) -> f64)
 }
 
-/// [`pbgi`], compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
+/// [`pbgi`](crate::pbgi), compiled into its FMA and baseline forms (`crate::dd::fma_dispatch`).
 #[inline(always)]
 fn pbgi_body(mu: f64, sigma: f64, cost: f64) -> f64 {
     if !(sigma > 0.0) || !(cost > 0.0) || !mu.is_finite() || !sigma.is_finite() || !cost.is_finite()
@@ -330,46 +329,18 @@ fn solve_lower_far(m: f64) -> f64 {
     x
 }
 
-/// [`pbgi`] over slices: `out[i] = pbgi(mu[i], sigma[i], cost[i])`, bit for bit. No allocation.
-///
-/// Four points at a time: with AVX2 and FMA when the CPU has them (chosen at run time, see
-/// [`crate::simd_path`]), else with the baseline instruction set. The points are grouped by the
-/// solver's regime (`c/σ` below `h(-1)`, up to `h(0.5)`, up to 40) within chunks of 128, so
-/// that four lanes run one root finder; rare inputs (`σ` outside `[1e-280, 1e280]`,
-/// `c/σ < 2^-1022`, invalid input, `g` not finite) fall back to [`pbgi`] point by point. Every
-/// path gives the bits of [`pbgi`] (`fast/src/pbgi_lanes.rs`, tested in
-/// `fast/src/lanes_tests.rs` on every compilation).
-///
-/// # Errors
-/// [`SliceLengthError`] (and `out` untouched) unless all slices have equal lengths.
-pub fn pbgi_slice(
-    mu: &[f64],
-    sigma: &[f64],
-    cost: &[f64],
-    out: &mut [f64],
-) -> Result<(), SliceLengthError> {
-    SliceLengthError::check(&[
-        ("mu", mu.len()),
-        ("sigma", sigma.len()),
-        ("cost", cost.len()),
-        ("out", out.len()),
-    ])?;
-    crate::pbgi_lanes::pbgi_lanes(mu, sigma, cost, out);
-    Ok(())
-}
-
 /// PBGI with a log-normal cost `ln c ~ N(m, s²)`, using `E[c] = exp(m + s²/2)` [PBGI paper,
 /// B.4; stopping paper, eq. 14].
 ///
 /// # Domain
-/// As [`pbgi`] for the cost `E[c]`; `s < 0` or NaN `m`/`s` → NaN. `E[c]` beyond f64's range is
+/// As [`pbgi`](crate::pbgi) for the cost `E[c]`; `s < 0` or NaN `m`/`s` → NaN. `E[c]` beyond f64's range is
 /// handled through `ln E[c]` (`σ > 0`), or gives `μ + E[c]` rounded (`σ = 0`); with `μ = ±∞` or
 /// `σ = +∞` a finite `m + s²/2` is a positive finite cost there too (`pbgi`'s limits, not the
 /// NaN of a zero or infinite cost).
 ///
 /// # Method
 /// `ln E[c] = m + s²/2` as a double-double, `E[c] = exp(hi)·(1 + lo)` as a double-double fed
-/// to [`pbgi`]'s solver: rounding `E[c]` to f64 first would cost `|ln E[c]|·2^-53` relative,
+/// to [`pbgi`](crate::pbgi)'s solver: rounding `E[c]` to f64 first would cost `|ln E[c]|·2^-53` relative,
 /// i.e. hundreds of ulp of `g` when `u > 0` and `|m|` is large.
 ///
 /// # Accuracy
@@ -404,7 +375,7 @@ fn pbgi_lognormal_body(mu: f64, sigma: f64, m: f64, s: f64) -> f64 {
 /// `[1e-280, 1e280]`, `σ = 0`, invalid or infinite input). With `σ = 2^k·σ'`, `σ' ∈ [1, 2)`,
 /// the index is homogeneous: `u` solves `h(u) = E[c]·2^-k/σ'`, and `E[c]·2^-k = exp(l - k·ln 2)`
 /// is formed from the double-double `l - k·ln 2` (no rounding of `E[c]` to a subnormal or to
-/// `∞` first). Where `E[c]/σ ≥ 40`, `g = μ + E[c]` (as in [`pbgi`]).
+/// `∞` first). Where `E[c]/σ ≥ 40`, `g = μ + E[c]` (as in [`pbgi`](crate::pbgi)).
 #[cold]
 fn pbgi_lognormal_far(mu: f64, sigma: f64, l_hi: f64, l_lo: f64) -> f64 {
     if !(mu.is_finite() && sigma.is_finite() && sigma >= 0.0 && l_hi.is_finite()) {
@@ -456,7 +427,7 @@ fn mu_plus_exp(mu: f64, l_hi: f64, l_lo: f64) -> f64 {
 /// confidence bound the exact index approaches (slowly) as `c/σ → 0`.
 ///
 /// # Domain
-/// NaN → NaN; `σ < 0` or `cost ≤ 0` → NaN; `σ = 0` → `μ + c` (as [`pbgi`]). The formula needs
+/// NaN → NaN; `σ < 0` or `cost ≤ 0` → NaN; `σ = 0` → `μ + c` (as [`pbgi`](crate::pbgi)). The formula needs
 /// `ln(σ/c) ≥ 0`: `cost > σ` → NaN (the one condition beyond [`crate::check_arguments`]).
 /// `σ = +∞` → `-∞`.
 ///
@@ -467,7 +438,7 @@ fn mu_plus_exp(mu: f64, l_hi: f64, l_lo: f64) -> f64 {
 ///
 /// # Accuracy
 /// ≤ 2 ulp of `|μ| + σ·√(2·ln(σ/c))` against the formula evaluated in MPFR
-/// (`conformance/tests/fast_domain_edges.rs`); it is an approximation of [`pbgi`], not of the
+/// (`conformance/tests/fast_domain_edges.rs`); it is an approximation of [`pbgi`](crate::pbgi), not of the
 /// index.
 #[inline]
 pub fn pbgi_small_cost(mu: f64, sigma: f64, cost: f64) -> f64 {

@@ -24,6 +24,7 @@ use crate::pbgi::{
 };
 use crate::pbgi_start_coeffs::{R_BREAKS, U_OF_R, X_OF_V};
 use crate::tail_lanes::p_tail_sq;
+use crate::SliceLengthError;
 
 /// Points per chunk (a multiple of [`LANES`]; indices within a chunk fit in a `u8`).
 const CHUNK: usize = 128;
@@ -288,4 +289,32 @@ pub(crate) fn pbgi_regimes<V: Lanes>(sigma: &[f64], cost: &[f64]) -> [usize; 4] 
 lanes_entry! {
     /// [`crate::pbgi`] over slices, four lanes at a time (instruction set chosen at run time).
     fn pbgi_lanes(mu: &[f64], sigma: &[f64], cost: &[f64], out: &mut [f64]) => pbgi_lanes_kernel
+}
+
+/// [`pbgi`](crate::pbgi) over slices: `out[i] = pbgi(mu[i], sigma[i], cost[i])`, bit for bit. No allocation.
+///
+/// Four points at a time: with AVX2 and FMA when the CPU has them (chosen at run time, see
+/// [`crate::simd_path`]), else with the baseline instruction set. The points are grouped by the
+/// solver's regime (`c/σ` below `h(-1)`, up to `h(0.5)`, up to 40) within chunks of 128, so
+/// that four lanes run one root finder; rare inputs (`σ` outside `[1e-280, 1e280]`,
+/// `c/σ < 2^-1022`, invalid input, `g` not finite) fall back to [`pbgi`](crate::pbgi) point by point. Every
+/// path gives the bits of [`pbgi`](crate::pbgi) (`fast/src/pbgi_lanes.rs`, tested in
+/// `fast/src/lanes_tests.rs` on every compilation).
+///
+/// # Errors
+/// [`SliceLengthError`] (and `out` untouched) unless all slices have equal lengths.
+pub fn pbgi_slice(
+    mu: &[f64],
+    sigma: &[f64],
+    cost: &[f64],
+    out: &mut [f64],
+) -> Result<(), SliceLengthError> {
+    SliceLengthError::check(&[
+        ("mu", mu.len()),
+        ("sigma", sigma.len()),
+        ("cost", cost.len()),
+        ("out", out.len()),
+    ])?;
+    crate::pbgi_lanes::pbgi_lanes(mu, sigma, cost, out);
+    Ok(())
 }

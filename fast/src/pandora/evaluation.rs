@@ -112,7 +112,7 @@ const TAIL_SDS: f64 = 40.0;
 /// beyond `T` the integrand is at most `P(X_j > t)`, whose integral is `σ_j·h(40) < σ_j·2^-1150`
 /// (the reference's choice); a range up to a far `y0` would leave tanh-sinh a spike of width
 /// `σ` in an interval of width `y0`, which it misses. Each normal box also splits the range at
-/// `μ + kσ` for `k` in [`NORMAL_SPLITS`], where its survival function bends.
+/// `μ + kσ` for `k` in `NORMAL_SPLITS`, where its survival function bends.
 /// # Accuracy
 /// Measured against the reference quadrature and exact rationals in
 /// `conformance/tests/pandora_fast_vs_reference.rs` (≈ 1e-14 relative there).
