@@ -37,10 +37,12 @@ fn h_body(z: f64) -> f64 {
     }
 }
 
-/// `ln h(z)`, finite wherever `z` is finite (it does not underflow with `h`).
+/// `ln h(z)`; it does not underflow with `h`, and is finite for finite
+/// `z ≥ -1.8961503816218352e154` (below, `-∞`: see Domain).
 ///
 /// # Domain
-/// Every `z`. `ln_h(NaN) = NaN`, `ln_h(+∞) = +∞`, `ln_h(-∞) = -∞`; below `z ≈ -1.9e154`,
+/// Every `z`. `ln_h(NaN) = NaN`, `ln_h(+∞) = +∞`, `ln_h(-∞) = -∞`; below
+/// `z = -1.8961503816218352e154` (`-0x1.6a09e667f3bccp+512`, the reference's boundary too),
 /// `-z²/2` overflows and the result is `-∞` (the true value is below `-f64::MAX`).
 ///
 /// # Method

@@ -5,7 +5,9 @@ use crate::h::ln_h;
 use crate::scaled_h::{ln_h_neg_huge, ln_h_neg_plus, ln_sigma_h_neg, LN_SQRT_2PI, X_HUGE};
 use crate::standardize::Standardized;
 
-/// `ln EI(μ, σ; y)`, finite wherever EI > 0 mathematically (also where EI underflows f64).
+/// `ln EI(μ, σ; y)`, finite wherever EI > 0 mathematically (also where EI underflows f64) and
+/// the exact value is above `-f64::MAX`: `-∞` beyond, for `|z|` beyond about `1.896e154`
+/// (`σ = 1`: `z < -1.8961503816218352e154`, as [`crate::ln_h`]).
 ///
 /// # Domain
 /// - NaN in any argument → NaN; `σ < 0` → NaN.

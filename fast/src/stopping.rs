@@ -1,5 +1,6 @@
 //! The PBGI/LogEIPC stopping rule [stopping paper, eqs. 6–10; MATH.md]: stop when
 //! `min PBGI ≥ y*`, equivalently `max LogEIPC(·, y*) ≤ 0`. Ties stop.
+use crate::dd::two_sum;
 use crate::log_eipc::log_eipc;
 use crate::pbgi::pbgi;
 
@@ -78,6 +79,13 @@ pub fn max_log_eipc(candidates: &[Candidate], y_best: f64) -> f64 {
 /// (ties stop); a NaN statistic makes the mean NaN, which never signals and resets the
 /// debounce count. Signals during the stabilisation period do not count.
 ///
+/// The moving average is the mean of the window's statistics within 2 ulp, whatever their
+/// sizes and signs: their sum is formed exactly (an expansion of non-overlapping parts,
+/// Shewchuk's), of the statistics scaled by a power of two when their sum could overflow, and
+/// divided once. So huge statistics neither overflow (`[-1.7e308, -1.7e308, 1.79e308,
+/// 1.79e308]` averages to about `4.5e306`, not `-∞`) nor cancel (`[1e16, 1, -1e16]` averages to
+/// `1/3`, not 0). A window with an infinity averages to it (NaN for both infinities).
+///
 /// The average over a partial window starts with the first check, so with `k < w - 1` the
 /// helper can stop before `w` checks. The stopping paper's authors' code averages full windows
 /// only and cannot stop before the `w`-th check; `stabilisation ≥ w - 1` reproduces it: every
@@ -87,6 +95,10 @@ pub struct StoppingHelper {
     stabilisation: usize,
     debounce: usize,
     window: Vec<f64>,
+    /// Scratch space of the exact sum (capacity `w`, allocated once).
+    partials: Vec<f64>,
+    /// The moving average after the latest check (NaN before the first).
+    mean: f64,
     filled: usize,
     next: usize,
     checks: usize,
@@ -94,10 +106,11 @@ pub struct StoppingHelper {
 }
 
 impl StoppingHelper {
-    /// `stabilisation = k ≥ 0`, `debounce = m ≥ 1`, `window = w ≥ 1` (allocated once here).
+    /// `stabilisation = k ≥ 0`, `debounce = m ≥ 1`, `1 ≤ window = w ≤` [`Self::MAX_WINDOW`]
+    /// (allocated once here).
     ///
     /// # Errors
-    /// `debounce = 0` or `window = 0`.
+    /// `debounce = 0`, `window = 0` or `window > MAX_WINDOW`.
     pub fn new(
         stabilisation: usize,
         debounce: usize,
@@ -110,17 +123,19 @@ impl StoppingHelper {
                 reason: "must be >= 1",
             });
         }
-        if window == 0 {
+        if window == 0 || window > Self::MAX_WINDOW {
             return Err(crate::DomainError {
                 name: "window",
-                value: 0.0,
-                reason: "must be >= 1",
+                value: window as f64,
+                reason: "must be >= 1 and <= 2^24",
             });
         }
         Ok(StoppingHelper {
             stabilisation,
             debounce,
             window: vec![0.0; window],
+            partials: Vec::with_capacity(window),
+            mean: f64::NAN,
             filled: 0,
             next: 0,
             checks: 0,
@@ -128,13 +143,20 @@ impl StoppingHelper {
         })
     }
 
+    /// The largest window, 2^24 statistics (128 MiB): each check averages the whole window,
+    /// and below this size the exact sum's low parts add without rounding.
+    pub const MAX_WINDOW: usize = 1 << 24;
+
     /// Record one check's statistic; `true` when the run should stop now.
     pub fn observe(&mut self, statistic: f64) -> bool {
         self.checks += 1;
         self.window[self.next] = statistic;
         self.next = (self.next + 1) % self.window.len();
         self.filled = (self.filled + 1).min(self.window.len());
-        let mean = self.moving_average();
+        // The first `filled` slots hold the statistics seen so far (the ring starts at 0 and
+        // `reset` clears it), so one mean covers a partial and a full window alike.
+        self.mean = mean(&self.window[..self.filled], &mut self.partials);
+        let mean = self.mean;
         if self.checks > self.stabilisation && mean <= 0.0 {
             self.consecutive += 1;
         } else {
@@ -155,13 +177,7 @@ impl StoppingHelper {
 
     /// Mean of the last `min(w, checks)` statistics (NaN before the first check).
     pub fn moving_average(&self) -> f64 {
-        if self.filled == 0 {
-            return f64::NAN;
-        }
-        // The first `filled` slots hold the statistics seen so far (the ring starts at 0 and
-        // `reset` clears it), so one sum covers a partial and a full window alike.
-        let sum: f64 = self.window[..self.filled].iter().sum();
-        sum / self.filled as f64
+        self.mean
     }
 
     /// Number of checks so far.
@@ -178,11 +194,90 @@ impl StoppingHelper {
     /// [`Self::moving_average`] is over the statistics observed after the reset only.
     pub fn reset(&mut self) {
         self.window.fill(0.0);
+        self.mean = f64::NAN;
         self.filled = 0;
         self.next = 0;
         self.checks = 0;
         self.consecutive = 0;
     }
+}
+
+/// The mean of `values` (at least one), within 2 ulp of the exact mean, with `partials` as
+/// scratch space (capacity `values.len()`).
+///
+/// With `2^k ≥ 4n` (`n` values), every value is scaled by `2^-k` when `max |x|` exceeds
+/// `f64::MAX·2^-k` (else left as it is), so that no partial sum of the scaled values can
+/// overflow (their absolute sum is at most `f64::MAX/4`). Scaling a value below `2^(k-1022)`
+/// drops bits below `2^-1074`; `x - 2^k·fl(x·2^-k)` is exactly those bits (a multiple of
+/// `2^-1074` of size `≤ 2^(k-1075)`), and their sum `low` is exact too (at most
+/// `n·2^(k-1)` units of `2^-1074`, below `2^53` for `n ≤ 2^24`). The scaled values' exact sum
+/// `P` is grown as Shewchuk's expansion of non-overlapping parts (two-sum, error-free without
+/// overflow), so that the exact total is `2^k·P + low`. `P` is then read as a double-double
+/// `(h, l)` (relative error about `n·2^-106`), scaled back when that cannot overflow, `low`
+/// added, and the sum divided by `n` once with an exact remainder (`fma`): one rounding of
+/// the quotient and one of its correction, within 2 ulp in all.
+fn mean(values: &[f64], partials: &mut Vec<f64>) -> f64 {
+    let n = values.len() as f64;
+    if values.iter().any(|x| !x.is_finite()) {
+        // NaN, or an infinity: the plain sum has the limit (NaN for +∞ and -∞).
+        return values.iter().sum::<f64>() / n;
+    }
+    // 2^k ≥ 4n: k = ⌈log2 n⌉ + 2.
+    let k = (usize::BITS - (values.len() - 1).leading_zeros()) as i32 + 2;
+    let down = 2f64.powi(-k);
+    let largest = values.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let (down, up) = if largest > f64::MAX * down {
+        (down, 2f64.powi(k))
+    } else {
+        (1.0, 1.0)
+    };
+    partials.clear();
+    let mut low = 0.0;
+    for &x in values {
+        let a = x * down;
+        low += x - a * up;
+        grow(partials, a);
+    }
+    // The expansion's parts increase in size and do not overlap: the largest first.
+    let (mut h, mut l) = (0.0, 0.0);
+    for &p in partials.iter().rev() {
+        let (s, e) = two_sum(h, p);
+        h = s;
+        l += e;
+    }
+    if h.abs() <= f64::MAX * down {
+        // Back to the values' scale (exact: a power of two, no overflow), then the low bits.
+        let (s, e) = two_sum(h * up, low);
+        divide(s, l * up + e, n)
+    } else {
+        // |sum| > f64::MAX/4·2^k·2^-k: `low` (below n·2^(k-1075)) is far below its last bit.
+        // The mean, at most max |x|, scales back without overflow.
+        divide(h, l, n) * up
+    }
+}
+
+/// `(h + l)/n` for a double-double `h + l` (`|l| ≤ ulp(h)`): the quotient `q = h/n`, the
+/// exact remainder `h - q·n` (one `fma`) and the correction `(r + l)/n`.
+fn divide(h: f64, l: f64, n: f64) -> f64 {
+    let q = h / n;
+    let r = (-q).mul_add(n, h);
+    q + (r + l) / n
+}
+
+/// Adds `x` to the expansion `partials` (non-overlapping parts, increasing in size) exactly:
+/// Shewchuk's grow-expansion with two-sum, dropping zero parts (Python's `math.fsum`).
+fn grow(partials: &mut Vec<f64>, mut x: f64) {
+    let mut kept = 0;
+    for j in 0..partials.len() {
+        let (s, e) = two_sum(x, partials[j]);
+        if e != 0.0 {
+            partials[kept] = e;
+            kept += 1;
+        }
+        x = s;
+    }
+    partials.truncate(kept);
+    partials.push(x);
 }
 
 #[cfg(test)]
@@ -235,5 +330,39 @@ mod tests {
     fn zero_debounce_or_window_is_rejected() {
         assert_eq!(StoppingHelper::new(0, 0, 1).unwrap_err().name, "debounce");
         assert_eq!(StoppingHelper::new(0, 1, 0).unwrap_err().name, "window");
+        let too_wide = StoppingHelper::MAX_WINDOW + 1;
+        assert_eq!(
+            StoppingHelper::new(0, 1, too_wide).unwrap_err().name,
+            "window"
+        );
+    }
+
+    #[test]
+    fn mean_neither_overflows_nor_cancels() {
+        let mut scratch = Vec::new();
+        // The windows: exact means (of the doubles, in rationals) 4.500000000000001e306
+        // and 1/3, correctly rounded.
+        let huge = [-1.7e308, -1.7e308, 1.79e308, 1.79e308];
+        assert_eq!(mean(&huge, &mut scratch), 4.500000000000001e306);
+        assert_eq!(mean(&[1e16, 1.0, -1e16], &mut scratch), 1.0 / 3.0);
+        // Huge values cancelling to a subnormal: the scaled-away bits come back (exact mean
+        // 3·2^-1074/3 = 2^-1074).
+        let tiny = f64::from_bits(3);
+        let mixed = [f64::MAX, tiny, -f64::MAX];
+        assert_eq!(mean(&mixed, &mut scratch), f64::from_bits(1));
+        assert_eq!(mean(&[f64::MAX; 5], &mut scratch), f64::MAX);
+        assert_eq!(mean(&[-f64::MAX; 3], &mut scratch), -f64::MAX);
+    }
+
+    #[test]
+    fn mean_of_infinities_and_nan_is_the_limit() {
+        let mut scratch = Vec::new();
+        assert_eq!(mean(&[1.0, f64::INFINITY], &mut scratch), f64::INFINITY);
+        assert_eq!(
+            mean(&[f64::NEG_INFINITY, 1.0], &mut scratch),
+            f64::NEG_INFINITY
+        );
+        assert!(mean(&[f64::NEG_INFINITY, f64::INFINITY], &mut scratch).is_nan());
+        assert!(mean(&[1.0, f64::NAN], &mut scratch).is_nan());
     }
 }

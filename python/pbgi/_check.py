@@ -5,6 +5,8 @@ same error measures, regions, worst rows and verdict as the command line.
 """
 
 import json
+import math
+import numbers
 
 import numpy as np
 
@@ -12,6 +14,19 @@ from . import _pbgi
 from ._broadcast import Call
 
 __all__ = ["check", "Report"]
+
+
+def max_ulp_bound(max_ulp):
+    """`max_ulp` as a float, checked by `pbgi check --max-ulp`'s rule (`cli/src/check.rs`): a
+    finite number >= 0. NaN would pass nothing silently, an infinity would pass a NaN value, and
+    a negative bound fails correctly rounded answers; each raises `ValueError`, anything but a
+    real number `TypeError`."""
+    if isinstance(max_ulp, bool) or not isinstance(max_ulp, numbers.Real):
+        raise TypeError(f"max_ulp: expected a real number, got {max_ulp!r}")
+    bound = float(max_ulp)
+    if not (math.isfinite(bound) and bound >= 0):
+        raise ValueError(f"max_ulp: must be a finite number >= 0, got {max_ulp!r}")
+    return bound
 
 
 class Report:
@@ -26,7 +41,9 @@ class Report:
     - `regions`: the error statistics by region of `z = (y - mu)/sigma` (PBGI: of
       `u = (g - mu)/sigma`; `h`, `ln h`: of `z`), each a dict (`label`, `rows`, `max`,
       `median`, `p99`, `worst_index`);
-    - `passed(max_ulp)`: every element within `max_ulp` (and at least one element);
+    - `passed(max_ulp)`: every element within `max_ulp` (and at least one element); `max_ulp`
+      is a finite number >= 0, as `pbgi check --max-ulp` takes it (else `ValueError`), so a NaN
+      value, or an infinity where the oracle is finite, fails at every bound;
     - `to_dict(worst=10, max_ulp=None)`: the whole report as data (`pbgi check --json`);
     - `str(report)`: the text report (`pbgi check`'s), `report.text(worst, max_ulp)`.
 
@@ -49,8 +66,11 @@ class Report:
         return self._report.max_ulp()
 
     def passed(self, max_ulp):
-        """Whether every element's error is within `max_ulp` ULPs (and there is one)."""
-        return self._report.passed(float(max_ulp))
+        """Whether every element's error is within `max_ulp` ULPs (and there is one).
+
+        `max_ulp` must be a finite number >= 0 (`pbgi check --max-ulp`'s rule): `ValueError`
+        for NaN, an infinity or a negative number, `TypeError` for a non-number."""
+        return self._report.passed(max_ulp_bound(max_ulp))
 
     def _indexed(self, row):
         row["index"] = self._call.result_index(row["line"])
@@ -74,7 +94,7 @@ class Report:
         against `max_ulp` when given (`pbgi check --json`; rows' `line` is the flat element
         index, `index` the index in the broadcast shape)."""
         summary = json.loads(
-            self._report.summary(int(worst), None if max_ulp is None else float(max_ulp))
+            self._report.summary(int(worst), None if max_ulp is None else max_ulp_bound(max_ulp))
         )
         for row in summary["worst"]:
             self._indexed(row)
@@ -82,7 +102,9 @@ class Report:
 
     def text(self, worst=10, max_ulp=None):
         """The report as `pbgi check` prints it (its `line` column is the flat element index)."""
-        return self._report.text(int(worst), None if max_ulp is None else float(max_ulp))
+        return self._report.text(
+            int(worst), None if max_ulp is None else max_ulp_bound(max_ulp)
+        )
 
     def __str__(self):
         return self.text()
@@ -110,7 +132,10 @@ def check(function, value, /, **columns):
 
     Raises `ValueError` for an unknown function, missing or unexpected columns, or shapes that
     do not broadcast; `pbgi.InvalidInput` (naming the column and index) for an argument outside
-    the domain. The reference costs tens of µs per element (PBGI ~0.5 ms), spread over all
+    the domain; `pbgi.NotDifferentiable` for a gradient at a point where it does not exist
+    (`ei-grad` at `sigma = 0, y = mu`; `log-ei-grad` at `sigma = 0, y <= mu`), as
+    `pbgi.reference.ei_grad` raises there; `pbgi.NotCertified` when the reference cannot
+    answer. The reference costs tens of µs per element (PBGI ~0.5 ms), spread over all
     cores with the GIL released.
     """
     inputs, outputs = _pbgi.check_columns(function)
@@ -144,7 +169,7 @@ def check(function, value, /, **columns):
         raise call.invalid_input(
             _pbgi.InvalidInput(position + len(values), element, message)
         ) from None
-    except _pbgi.NotCertified as error:
+    except (_pbgi.NotCertified, _pbgi.NotDifferentiable) as error:
         element, message = error.args
-        raise _pbgi.NotCertified(f"element {call.result_index(element)}: {message}") from None
+        raise type(error)(f"element {call.result_index(element)}: {message}") from None
     return Report(report, call, function)

@@ -103,8 +103,9 @@ def h(z, *, out=None):
 
 
 def ln_h(z, *, out=None):
-    """`ln h(z)`, finite for finite `z` down to about -1.9e154. ≤ 4 ULP of the result, or of
-    1 where `|ln h| < 1`."""
+    """`ln h(z)`, finite for finite `z >= -1.8961503816218352e154` (`-0x1.6a09e667f3bccp+512`)
+    and `-inf` below (about `-z²/2`, below `-f64::MAX`), as `pbgi.reference.ln_h`. ≤ 4 ULP of the
+    result, or of 1 where `|ln h| < 1`."""
     return _apply(_pbgi.fast_ln_h, ("z",), (z,), (out,))[0]
 
 
@@ -124,8 +125,10 @@ def ei(mu, sigma, y, *, out=None):
 
 
 def log_ei(mu, sigma, y, *, out=None):
-    """`ln EI(mu, sigma; y)`, finite wherever EI > 0 (also where EI underflows). ≤ 4 ULP of
-    the result, or of 1 where `|LogEI| < 1`."""
+    """`ln EI(mu, sigma; y)`, finite wherever EI > 0 (also where EI underflows) and the exact
+    value is above `-f64::MAX` (for `sigma = 1`: `z >= -1.8961503816218352e154`, as `ln_h`);
+    `-inf` beyond, as `pbgi.reference.log_ei`. ≤ 4 ULP of the result, or of 1 where
+    `|LogEI| < 1`."""
     return _apply(_pbgi.fast_log_ei, ("mu", "sigma", "y"), (mu, sigma, y), (out,))[0]
 
 
@@ -136,8 +139,8 @@ def pbgi(mu, sigma, cost, *, out=None):
 
 
 def log_eipc(mu, sigma, y, cost, *, out=None):
-    """`ln EI(mu, sigma; y) - ln cost` (stopping paper, eq. 4). ≤ 8 ULP of
-    `max(|result|, |ln cost|, 1)`."""
+    """`ln EI(mu, sigma; y) - ln cost` (stopping paper, eq. 4). ≤ 4 ULP of
+    `max(|result|, |ln cost|, 1)` (`tolerances("log-eipc")`)."""
     return _apply(
         _pbgi.fast_log_eipc, ("mu", "sigma", "y", "cost"), (mu, sigma, y, cost), (out,)
     )[0]

@@ -15,12 +15,17 @@ import json
 import os
 
 from . import _pbgi
+from ._broadcast import int_in
 
-__all__ = ["solve", "counterexample"]
+__all__ = ["solve", "counterexample", "MAX_SIMULATE"]
 
 # The size limit of an instance file: `pbgi pandora`'s (`pbgi_conformance::limits::MAX_FILE_BYTES`),
 # read no further, so that a path such as /dev/zero is an error and not a MemoryError.
 _MAX_FILE_BYTES = 16 << 20
+
+
+# The most Monte Carlo runs `solve(simulate=...)` takes: `pbgi pandora --simulate`'s (a u32).
+MAX_SIMULATE = 2**32 - 1
 
 
 def _exact_text(x, name):
@@ -36,7 +41,9 @@ def solve(instance, *, tie="early", budget=None, engine="reference", simulate=No
     `tie`: `"early"` (stop on a tie; default), `"late"` (open), or a stop-early probability
     (a number or exact string such as `"1/3"`). `budget`: an expected budget `B` (discrete
     instances; Theorem 2's `λ*` and mixture). `engine`: `"reference"` (exact rationals / MPFR)
-    or `"fast"` (float64). `simulate`: a number of Monte Carlo runs to add (seeded by `seed`).
+    or `"fast"` (float64). `simulate`: a number of Monte Carlo runs to add, an int from 1 to
+    `MAX_SIMULATE` (2**32 - 1, `pbgi pandora --simulate`'s limit), seeded by `seed`, an int from
+    0 to 2**64 - 1 (`TypeError` for a non-int such as 1.5 or 1e30, `ValueError` out of range).
 
     The report holds the indices in the order the policy opens the boxes, expected cost, best
     value and objective, the Kleinberg–Waggoner–Weyl closed form, and (`report["dp"]`) the exact
@@ -73,16 +80,9 @@ def solve(instance, *, tie="early", budget=None, engine="reference", simulate=No
         raise TypeError(f"instance: expected a dict or a path, got {type(instance).__name__}")
     tie_text = tie if tie in ("early", "late") else _exact_text(tie, "tie")
     budget_text = None if budget is None else _exact_text(budget, "budget")
-    if simulate is not None and (isinstance(simulate, bool) or int(simulate) != simulate or simulate <= 0):
-        raise ValueError(f"simulate: expected a positive number of runs, got {simulate!r}")
+    runs = None if simulate is None else int_in("simulate", simulate, 1, MAX_SIMULATE)
     report = _pbgi.pandora_solve(
-        text,
-        name,
-        tie_text,
-        budget_text,
-        engine,
-        None if simulate is None else int(simulate),
-        int(seed),
+        text, name, tie_text, budget_text, engine, runs, int_in("seed", seed, 0, 2**64 - 1)
     )
     return json.loads(report)
 

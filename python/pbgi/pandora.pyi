@@ -5,6 +5,8 @@ from typing import Any, Dict, Optional, Union
 
 _Exact = Union[int, float, str]
 
+MAX_SIMULATE: int
+
 def solve(
     instance: Union[Dict[str, Any], str, "os.PathLike[str]"],
     *,

@@ -29,10 +29,11 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _pbgi
-from ._broadcast import Call
+from ._broadcast import Call, int_in
 
 __all__ = [
     "Certified",
+    "MAX_DECIMAL_DIGITS",
     "EiGradient",
     "PbgiGradient",
     "h",
@@ -48,6 +49,15 @@ __all__ = [
 ]
 
 
+MAX_DECIMAL_DIGITS = _pbgi.MAX_DECIMAL_DIGITS
+"""The most significant digits `Certified.decimals` prints (10,000)."""
+
+
+def _digits(digits):
+    """`digits` of `Certified.decimals`: an int from 1 to `MAX_DECIMAL_DIGITS`."""
+    return int_in("digits", digits, 1, MAX_DECIMAL_DIGITS)
+
+
 class Certified:
     """A certified result: `lower <= exact <= upper` and `value` = exact correctly rounded.
 
@@ -55,29 +65,42 @@ class Certified:
     (numpy scalars when every argument is a scalar). `value` need not lie between `lower` and
     `upper` as printed in float64 when the enclosure is tighter than one float64 spacing;
     `lower <= value <= upper` always holds for the outward-rounded floats.
+
+    Certified results pickle (and `copy.deepcopy`) exactly: the enclosures travel as MPFR's
+    exact hexadecimal text, so `decimals()` of the copy gives the same strings.
     """
 
-    __slots__ = ("value", "lower", "upper", "_enclosures", "_call")
+    __slots__ = ("value", "lower", "upper", "_enclosures", "_shape")
 
-    def __init__(self, enclosures, call):
+    def __init__(self, enclosures, shape):
         self._enclosures = enclosures
-        self._call = call
-        self.value = call.shaped(enclosures.value())
-        self.lower = call.shaped(enclosures.lower())
-        self.upper = call.shaped(enclosures.upper())
+        self._shape = tuple(shape)
+        self.value = self._shaped(enclosures.value())
+        self.lower = self._shaped(enclosures.lower())
+        self.upper = self._shaped(enclosures.upper())
+
+    def _shaped(self, flat):
+        return flat.reshape(self._shape)[()] if self._shape == () else flat.reshape(self._shape)
+
+    def __reduce__(self):
+        return (Certified, (self._enclosures, self._shape))
 
     def decimals(self, digits=40):
         """`(lower, upper)`: the enclosure as decimal strings with `digits` significant digits,
         rounded outward (`lower` toward -inf, `upper` toward +inf; trailing zeros dropped;
         `inf`, `-inf`, `0` as such). Strings for scalar arguments, else object arrays of
         strings in the result's shape. Exponents beyond float64's range are printed as they
-        are (`EI(0, 1; -1e5)` is about `1.2e-2171472420`)."""
-        lower, upper = self._enclosures.decimals(int(digits))
-        if self._call.shape == ():
+        are (`EI(0, 1; -1e5)` is about `1.2e-2171472420`).
+
+        `digits`: an int from 1 to `MAX_DECIMAL_DIGITS` (10,000, more than the 8192-bit
+        working precision of any enclosure resolves, about 2466 digits); `TypeError` for a
+        non-int (a float such as `1.5` too), `ValueError` outside that range."""
+        lower, upper = self._enclosures.decimals(_digits(digits))
+        if self._shape == ():
             return lower[0], upper[0]
         return (
-            np.array(lower, dtype=object).reshape(self._call.shape),
-            np.array(upper, dtype=object).reshape(self._call.shape),
+            np.array(lower, dtype=object).reshape(self._shape),
+            np.array(upper, dtype=object).reshape(self._shape),
         )
 
     def __repr__(self):
@@ -99,8 +122,8 @@ def _evaluate(kernel, names, values, fields=None):
         element, message = error.args
         raise type(error)(f"element {call.result_index(element)}: {message}") from None
     if fields is None:
-        return Certified(enclosures, call)
-    return [Certified(e, call) for e in enclosures]
+        return Certified(enclosures, call.shape)
+    return [Certified(e, call.shape) for e in enclosures]
 
 
 class _Empty(Certified):
@@ -110,8 +133,13 @@ class _Empty(Certified):
 
     def __init__(self, empty):
         self.value = self.lower = self.upper = empty
+        self._shape = empty.shape
+
+    def __reduce__(self):
+        return (_Empty, (np.empty(self._shape),))
 
     def decimals(self, digits=40):
+        _digits(digits)
         empty = np.empty(self.value.shape, dtype=object)
         return empty, empty.copy()
 
@@ -126,8 +154,12 @@ def h(z):
 
 
 def ln_h(z):
-    """`ln h(z)`, finite for every finite `z` (about `-z²/2` far left). Returns `Certified`;
-    correctly rounded."""
+    """`ln h(z)` (about `-z²/2` far left). Returns `Certified`; correctly rounded.
+
+    Domain: finite `z`. The exact value and the enclosure are finite for every finite `z`, but
+    `-z²/2` passes `-f64::MAX`: `value` (and `lower`) is finite exactly for
+    `z >= -1.8961503816218352e154` (`-0x1.6a09e667f3bccp+512`) and `-inf` below it (use
+    `decimals()` for the enclosure there)."""
     return _evaluate(_pbgi.reference_ln_h, ("z",), (z,))
 
 
@@ -145,8 +177,11 @@ def ei(mu, sigma, y):
 def log_ei(mu, sigma, y):
     """`ln EI(mu, sigma; y)`; `-inf` where EI is exactly 0 (`sigma = 0`, `y <= mu`).
 
-    Domain: finite arguments, `sigma >= 0`. Finite wherever EI > 0, also far below float64's
-    range. Returns `Certified`; correctly rounded."""
+    Domain: finite arguments, `sigma >= 0`. The exact value is finite wherever EI > 0, also far
+    below float64's range (`ln sigma + ln h(z)`, `ln h(z)` about `-z²/2`); `value` is `-inf`
+    where that value is below `-f64::MAX` (beyond its rounding boundary), i.e. for `|z|` beyond
+    about `1.896e154` (`sigma = 1`: exactly `z < -1.8961503816218352e154`, as `ln_h`).
+    Returns `Certified`; correctly rounded."""
     return _evaluate(_pbgi.reference_log_ei, ("mu", "sigma", "y"), (mu, sigma, y))
 
 

@@ -1,6 +1,6 @@
 """Type stubs of `pbgi.reference` (docstrings: the module itself)."""
 
-from typing import Tuple, Union
+from typing import Any, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -10,13 +10,17 @@ _ArrayLike = Union[_Real, npt.ArrayLike]
 _Values = Union[np.float64, npt.NDArray[np.float64]]
 _Decimals = Union[str, npt.NDArray[np.object_]]
 
+MAX_DECIMAL_DIGITS: int
+
 class Certified:
     """`lower <= exact <= upper` (float64, rounded outward) and `value` = exact correctly rounded."""
 
     value: _Values
     lower: _Values
     upper: _Values
-    def decimals(self, digits: int = 40) -> Tuple[_Decimals, _Decimals]: ...
+    def decimals(self, digits: int = 40) -> Tuple[_Decimals, _Decimals]:
+        """`digits`: an int from 1 to `MAX_DECIMAL_DIGITS` (10,000)."""
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, Tuple[int, ...]]]: ...
 
 def h(z: _ArrayLike) -> Certified: ...
 def ln_h(z: _ArrayLike) -> Certified: ...

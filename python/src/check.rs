@@ -2,9 +2,10 @@
 //! report type as `pbgi check` (`pbgi_conformance::check_report::CheckReport`): the same ULP
 //! measures, regions, worst rows and verdict. Nothing is graded here; this only feeds arrays
 //! in and hands the report's summaries back (as JSON text for the Python layer to parse).
-use crate::reference::{first_domain_error, invalid_input, NotCertified};
+use crate::interrupt::in_chunks;
+use crate::reference::{first_domain_error, invalid_input, NotCertified, NotDifferentiable};
 use numpy::{PyArray1, PyReadonlyArray1};
-use pbgi_conformance::check_report::{CheckReport, OracleSource, RowToGrade};
+use pbgi_conformance::check_report::{CheckReport, OracleSource, RowError, RowToGrade};
 use pbgi_conformance::function::Function;
 use pbgi_conformance::regions::Region;
 use pbgi_conformance::tolerances::fast_tolerance;
@@ -39,6 +40,19 @@ pub struct Report {
     report: CheckReport,
 }
 
+/// A bound in ULPs by `pbgi check --max-ulp`'s rule (`cli/src/check.rs`): a finite number
+/// `>= 0`. NaN would pass nothing, `+inf` would pass a NaN value (an infinite error), and a
+/// negative bound fails correctly rounded answers.
+fn bound(max_ulp: f64) -> PyResult<f64> {
+    if max_ulp.is_finite() && max_ulp >= 0.0 {
+        Ok(max_ulp)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "max_ulp: must be a finite number >= 0, got {max_ulp}"
+        )))
+    }
+}
+
 fn json(value: &impl serde::Serialize) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| PyValueError::new_err(e.to_string()))
 }
@@ -55,9 +69,9 @@ impl Report {
         self.report.max_ulp()
     }
 
-    /// Whether at least one row was graded and none is above `max_ulp`.
-    fn passed(&self, max_ulp: f64) -> bool {
-        self.report.passed(max_ulp)
+    /// Whether at least one row was graded and none is above `max_ulp` (a finite number `>= 0`).
+    fn passed(&self, max_ulp: f64) -> PyResult<bool> {
+        Ok(self.report.passed(bound(max_ulp)?))
     }
 
     /// The `k` worst rows as JSON (largest error first).
@@ -79,13 +93,15 @@ impl Report {
     /// The whole report as JSON (`pbgi check --json`).
     #[pyo3(signature = (worst, max_ulp))]
     fn summary(&self, worst: usize, max_ulp: Option<f64>) -> PyResult<String> {
-        json(&self.report.summary(worst, max_ulp))
+        json(&self.report.summary(worst, max_ulp.map(bound).transpose()?))
     }
 
     /// The report as text (`pbgi check`'s).
     #[pyo3(signature = (worst, max_ulp))]
-    fn text(&self, worst: usize, max_ulp: Option<f64>) -> String {
-        self.report.render_text(worst, max_ulp)
+    fn text(&self, worst: usize, max_ulp: Option<f64>) -> PyResult<String> {
+        Ok(self
+            .report
+            .render_text(worst, max_ulp.map(bound).transpose()?))
     }
 }
 
@@ -94,7 +110,9 @@ impl Report {
 ///
 /// # Errors
 /// `InvalidInput(argument position, element, message)` for an argument outside the domain;
-/// `NotCertified(element, message)` when the reference cannot answer.
+/// `NotDifferentiable(element, message)` at a point where a gradient does not exist (EI's at
+/// `sigma = 0, y = mu`, LogEI's at `sigma = 0, y <= mu`); `NotCertified(element, message)` when
+/// the reference cannot answer.
 #[pyfunction]
 pub fn check(
     py: Python<'_>,
@@ -135,9 +153,31 @@ pub fn check(
         })
         .collect();
     let mut report = CheckReport::new(function, source, OracleSource::Reference);
-    py.detach(|| report.grade_batch(&rows))
-        .map_err(|e| NotCertified::new_err((e.line, e.error.message().to_string())))?;
+    // In chunks, with a check for signals between them (`crate::interrupt`): the report
+    // records the rows in order either way.
+    in_chunks(py, n, |range| report.grade_batch(&rows[range]))?
+        .map_err(|e| oracle_failure(function, &rows[e.line as usize].args, e))?;
     Ok(Report { report })
+}
+
+/// The Python exception for a row the reference did not answer. The oracle reports every
+/// failure as a sentence, so a gradient's row is asked again of `pbgi_reference` itself (the
+/// function the oracle calls), whose typed error tells a point where the derivative does not
+/// exist (`NotDifferentiable`) from one it could not certify (`NotCertified`).
+fn oracle_failure(function: Function, args: &[f64], e: RowError) -> PyErr {
+    use pbgi_reference as r;
+    let again = match function {
+        Function::EiGrad => r::ei_grad(args[0], args[1], args[2]).err(),
+        Function::LogEiGrad => r::log_ei_grad(args[0], args[1], args[2]).err(),
+        Function::PbgiGrad => r::pbgi_grad(args[0], args[1], args[2]).err(),
+        _ => None,
+    };
+    match again {
+        Some(d @ r::Error::NotDifferentiable { .. }) => {
+            NotDifferentiable::new_err((e.line, d.to_string()))
+        }
+        _ => NotCertified::new_err((e.line, e.error.message().to_string())),
+    }
 }
 
 /// `pbgi-fast`'s accuracy bounds for the function called `name`, region by region (the one

@@ -6,11 +6,15 @@
 //! slice kernels (`ei_slice`: arrays `mu`, `sigma`, one `y`; `pbgi_slice`: three arrays; ...),
 //! that kernel does the whole array; any other broadcast pattern runs the scalar function per
 //! element. Results are exactly `pbgi_fast`'s scalar functions either way (NaN for invalid
-//! input, as documented there).
+//! input, as documented there). The loops run in chunks with a check for signals between them
+//! (`crate::interrupt`), so Ctrl-C stops a long call.
 use crate::args::{arg, Arg};
+use crate::interrupt::in_chunks;
 use numpy::{PyReadonlyArray1, PyReadwriteArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use std::convert::Infallible;
+use std::ops::Range;
 
 /// The output array as a mutable slice (the Python layer passes a contiguous 1-D view).
 fn out_slice<'a>(name: &str, out: &'a mut PyReadwriteArray1<'_, f64>) -> PyResult<&'a mut [f64]> {
@@ -18,33 +22,58 @@ fn out_slice<'a>(name: &str, out: &'a mut PyReadwriteArray1<'_, f64>) -> PyResul
         .map_err(|_| PyValueError::new_err(format!("{name}: array is not contiguous")))
 }
 
-/// `out[i] = f(args at i)` for every element, without the GIL. All-array arguments take the
-/// zipped loop (no per-element branch on the argument kind).
-fn map<const K: usize, F>(py: Python<'_>, args: [Arg<'_>; K], out: &mut [f64], f: F)
+/// `out[i] = f(args at i)` for every element, without the GIL, in chunks with a check for
+/// signals between them (`crate::interrupt`). All-array arguments take the zipped loop (no
+/// per-element branch on the argument kind).
+fn map<const K: usize, F>(py: Python<'_>, args: [Arg<'_>; K], out: &mut [f64], f: F) -> PyResult<()>
 where
     F: Fn([f64; K]) -> f64 + Send + Sync,
 {
-    py.detach(|| {
-        if let Some(slices) = all_each(&args) {
-            for (i, o) in out.iter_mut().enumerate() {
-                *o = f(std::array::from_fn(|k| slices[k][i]));
+    let n = out.len();
+    let each = all_each(&args);
+    let Ok(()) = in_chunks(py, n, |range| {
+        if let Some(slices) = each {
+            for i in range {
+                out[i] = f(std::array::from_fn(|k| slices[k][i]));
             }
         } else {
-            for (i, o) in out.iter_mut().enumerate() {
-                *o = f(std::array::from_fn(|k| args[k].at(i)));
+            for i in range {
+                out[i] = f(std::array::from_fn(|k| args[k].at(i)));
             }
         }
-    });
+        Ok::<(), Infallible>(())
+    })?;
+    Ok(())
 }
 
-/// Runs one of the crate's slice kernels without the GIL (the lengths were checked by [`arg`],
-/// so its length error cannot occur; it is reported rather than ignored all the same).
+/// One chunk of an argument of a slice kernel: the elements `range` of an array, or the one
+/// value shared by all.
+trait Part {
+    fn part(self, range: Range<usize>) -> Self;
+}
+
+impl Part for &[f64] {
+    fn part(self, range: Range<usize>) -> Self {
+        &self[range]
+    }
+}
+
+impl Part for f64 {
+    fn part(self, _: Range<usize>) -> Self {
+        self
+    }
+}
+
+/// Runs one of the crate's slice kernels over the `n` elements without the GIL, in chunks with
+/// a check for signals between them (`kernel(range)` does the elements `range`; the kernels are
+/// elementwise, so chunks give the same bits). The lengths were checked by [`arg`], so the
+/// kernel's length error cannot occur; it is reported rather than ignored all the same.
 fn slice_kernel(
     py: Python<'_>,
-    kernel: impl FnOnce() -> Result<(), pbgi_fast::SliceLengthError> + Send,
+    n: usize,
+    kernel: impl FnMut(Range<usize>) -> Result<(), pbgi_fast::SliceLengthError> + Send,
 ) -> PyResult<()> {
-    py.detach(kernel)
-        .map_err(|e| PyValueError::new_err(e.to_string()))
+    in_chunks(py, n, kernel)?.map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// The slices when every argument has one value per element.
@@ -59,25 +88,29 @@ fn all_each<'a, const K: usize>(args: &[Arg<'a>; K]) -> Option<[&'a [f64]; K]> {
     Some(slices)
 }
 
-/// `outs[j][i] = f(args at i)[j]` for every element and output, without the GIL (the
-/// gradients: value and partial derivatives at once).
+/// `outs[j][i] = f(args at i)[j]` for every element and output, without the GIL, in chunks as
+/// [`map`] (the gradients: value and partial derivatives at once).
 fn map_fields<const K: usize, const M: usize, F>(
     py: Python<'_>,
     args: [Arg<'_>; K],
     outs: [&mut [f64]; M],
     f: F,
-) where
+) -> PyResult<()>
+where
     F: Fn([f64; K]) -> [f64; M] + Send + Sync,
 {
     let mut outs = outs;
-    py.detach(|| {
-        for i in 0..outs[0].len() {
+    let n = outs[0].len();
+    let Ok(()) = in_chunks(py, n, |range| {
+        for i in range {
             let fields = f(std::array::from_fn(|k| args[k].at(i)));
             for (out, field) in outs.iter_mut().zip(fields) {
                 out[i] = field;
             }
         }
-    });
+        Ok::<(), Infallible>(())
+    })?;
+    Ok(())
 }
 
 /// Checks that the output arrays have one length.
@@ -108,11 +141,12 @@ macro_rules! fast_values {
                 let args = [$(arg(stringify!($a), &$a, n)?),+];
                 $(
                     if let [$(Arg::$kind($k)),+] = args {
-                        return slice_kernel(py, || pbgi_fast::$kernel($($k,)+ out));
+                        return slice_kernel(py, n, |r| {
+                            pbgi_fast::$kernel($($k.part(r.clone()),)+ &mut out[r])
+                        });
                     }
                 )?
-                map(py, args, out, |[$($a),+]| pbgi_fast::$f($($a),+));
-                Ok(())
+                map(py, args, out, |[$($a),+]| pbgi_fast::$f($($a),+))
             }
         )+
 
@@ -145,8 +179,7 @@ macro_rules! fast_gradients {
                 map_fields(py, args, outs, |[$($a),+]| {
                     let g = pbgi_fast::$f($($a),+);
                     [$(g.$field),+]
-                });
-                Ok(())
+                })
             }
         )+
 

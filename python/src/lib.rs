@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 mod args;
 mod check;
 mod fast;
+mod interrupt;
 mod pandora;
 mod reference;
 mod stopping;
@@ -25,6 +26,8 @@ fn _pbgi(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.py().get_type::<reference::NotDifferentiable>(),
     )?;
     m.add_class::<reference::Enclosures>()?;
+    m.add_function(wrap_pyfunction!(reference::enclosures_from_state, m)?)?;
+    m.add("MAX_DECIMAL_DIGITS", reference::MAX_DECIMAL_DIGITS)?;
     reference::add_values(m)?;
     reference::add_gradients(m)?;
     fast::add_values(m)?;

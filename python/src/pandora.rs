@@ -3,6 +3,7 @@
 //! The instance is the JSON text of the file format (`fixtures/pandora/*.json`; the Python
 //! layer serialises a dict); the report is the same JSON the CLI prints, returned as text for
 //! the Python layer to parse.
+use crate::interrupt::on_worker;
 use pbgi_conformance::pandora::{format, report, Engine};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -33,7 +34,9 @@ pub fn pandora_solve(
     let name = name.to_owned();
     let tie = tie.to_owned();
     let budget = budget.map(str::to_owned);
-    py.detach(move || -> Result<String, String> {
+    // On a thread of its own, so that Ctrl-C interrupts a long solve or simulation
+    // (`crate::interrupt`; the abandoned solve finishes in the background).
+    on_worker(py, move || -> Result<String, String> {
         let file = format::read_instance(&text).map_err(|e| format!("{name}: {e}"))?;
         let tie = report::parse_tie(&tie).map_err(|e| e.replace("--tie", "tie"))?;
         let budget = budget
@@ -49,7 +52,7 @@ pub fn pandora_solve(
                 .map_err(|e| format!("{name}: {}", e.replace("--", "")))?;
         }
         serde_json::to_string(&value).map_err(|e| e.to_string())
-    })
+    })?
     .map_err(PyValueError::new_err)
 }
 

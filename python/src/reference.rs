@@ -5,13 +5,15 @@
 //! are checked first (one cheap pass, the CLI's domain check), so a bad element is reported
 //! before any expensive evaluation. The evaluation releases the GIL and spreads large arrays
 //! over rayon's threads; each element is computed independently, so results do not depend on
-//! the number of threads.
+//! the number of threads. The evaluation runs in chunks with a check for signals between them
+//! (`crate::interrupt`), so Ctrl-C stops a long call within about 50 ms.
 use crate::args::{arg, Arg};
+use crate::interrupt::in_chunks;
 use numpy::{PyArray1, PyReadonlyArray1};
 use pbgi_conformance::decimal;
 use pbgi_conformance::function::{ArgumentError, Function};
 use pbgi_conformance::oracle::{self, OracleError};
-use pbgi_reference::Certified;
+use pbgi_reference::{Certified, Float};
 use pyo3::exceptions::{PyArithmeticError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -63,11 +65,10 @@ impl Enclosures {
     }
 
     /// `(lower, upper)` as decimal strings with `digits` significant digits rounded outward
-    /// (the strings of `pbgi eval`'s `lower` and `upper` columns when `digits = 40`).
-    fn decimals(&self, py: Python<'_>, digits: usize) -> PyResult<(Vec<String>, Vec<String>)> {
-        if digits == 0 {
-            return Err(PyValueError::new_err("digits must be >= 1, got 0"));
-        }
+    /// (the strings of `pbgi eval`'s `lower` and `upper` columns when `digits = 40`);
+    /// `1 <= digits <=` [`MAX_DECIMAL_DIGITS`].
+    fn decimals(&self, py: Python<'_>, digits: i64) -> PyResult<(Vec<String>, Vec<String>)> {
+        let digits = decimal_digits(digits)?;
         Ok(py.detach(|| {
             self.certified
                 .iter()
@@ -78,6 +79,125 @@ impl Enclosures {
 
     fn __len__(&self) -> usize {
         self.certified.len()
+    }
+
+    /// Pickling: `(enclosures_from_state, (state,))`, the state one `(value, lower, upper)` per
+    /// element with the ends as exact text ([`end_text`]).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (Vec<State>,))> {
+        let restore = py.import("pbgi._pbgi")?.getattr("enclosures_from_state")?;
+        let state = self
+            .certified
+            .iter()
+            .map(|c| (c.value, end_text(&c.lower), end_text(&c.upper)))
+            .collect();
+        Ok((restore, (state,)))
+    }
+}
+
+/// One pickled element: the value and the two ends as [`end_text`].
+type State = (f64, String, String);
+
+/// An enclosure's end as exact text: `PRECISION:MANTISSA:EXPONENT` for the number
+/// `MANTISSA·2^EXPONENT` (the significand as a signed hexadecimal integer, MPFR's
+/// `mpfr_get_z_2exp`, exponent in any range: `EI(0, 1; -1e8)`'s ends are near `2^-7.2e15`),
+/// or `PRECISION:0`, `PRECISION:-0`, `PRECISION:inf`, `PRECISION:-inf`.
+fn end_text(x: &Float) -> String {
+    let prec = x.prec();
+    if x.is_infinite() || x.is_zero() {
+        let sign = if x.is_sign_negative() { "-" } else { "" };
+        let what = if x.is_zero() { "0" } else { "inf" };
+        return format!("{prec}:{sign}{what}");
+    }
+    let mut mantissa = rug::Integer::new();
+    // SAFETY: `mantissa` and `x` are valid, initialised MPFR/GMP objects; `x` is a regular
+    // number (not NaN, inf or zero), for which `mpfr_get_z_2exp` is exact and has no flags.
+    let exponent = unsafe { gmp_mpfr_sys::mpfr::get_z_2exp(mantissa.as_raw_mut(), x.as_raw()) };
+    format!("{prec}:{}:{exponent}", mantissa.to_string_radix(16))
+}
+
+/// [`end_text`] read back (`None` for anything [`end_text`] would not write).
+fn end_from_text(text: &str) -> Option<Float> {
+    let (prec, rest) = text.split_once(':')?;
+    let prec: u32 = prec.parse().ok()?;
+    if !(rug::float::prec_min()..=rug::float::prec_max()).contains(&prec) {
+        return None;
+    }
+    let x = match rest {
+        "0" => Float::with_val(prec, 0.0),
+        "-0" => Float::with_val(prec, -0.0),
+        "inf" => Float::with_val(prec, f64::INFINITY),
+        "-inf" => Float::with_val(prec, f64::NEG_INFINITY),
+        _ => {
+            let (mantissa, exponent) = rest.split_once(':')?;
+            let mantissa = rug::Integer::from_str_radix(mantissa, 16).ok()?;
+            let exponent: isize = exponent.parse().ok()?;
+            // Exact when the mantissa fits in `prec` bits and the result in MPFR's (widened)
+            // exponent range; otherwise the text below differs and the state is refused.
+            Float::with_val(prec, &mantissa) << exponent
+        }
+    };
+    (end_text(&x) == text).then_some(x)
+}
+
+/// MPFR's exponent range in this thread widened to its maximum, as `pbgi_reference` does before
+/// every evaluation, so that an end such as `EI(0, 1; -1e5)`'s (about `2^-7.2e9`) reads back.
+fn widen_exponent_range() {
+    use gmp_mpfr_sys::mpfr;
+    // SAFETY: these calls only read and write MPFR's thread-local exponent bounds, and widen
+    // them, so no existing Float falls outside.
+    unsafe {
+        let (emin, emax) = (mpfr::get_emin_min(), mpfr::get_emax_max());
+        if mpfr::get_emin() != emin {
+            mpfr::set_emin(emin);
+        }
+        if mpfr::get_emax() != emax {
+            mpfr::set_emax(emax);
+        }
+    }
+}
+
+/// The `Enclosures` of a pickled state ([`Enclosures::__reduce__`]).
+///
+/// # Errors
+/// `ValueError` for an end that is not exact text of this form, a NaN value, or
+/// `lower > upper`.
+#[pyfunction]
+pub fn enclosures_from_state(state: Vec<State>) -> PyResult<Enclosures> {
+    widen_exponent_range();
+    let certified = state
+        .into_iter()
+        .enumerate()
+        .map(|(i, (value, lower, upper))| {
+            let bad = || PyValueError::new_err(format!("pickled enclosure {i}: not a valid state"));
+            let lower = end_from_text(&lower).ok_or_else(bad)?;
+            let upper = end_from_text(&upper).ok_or_else(bad)?;
+            if value.is_nan() || lower > upper {
+                return Err(bad());
+            }
+            Ok(Certified {
+                value,
+                lower,
+                upper,
+            })
+        })
+        .collect::<PyResult<_>>()?;
+    Ok(Enclosures { certified })
+}
+
+/// The most significant digits `Certified.decimals` prints: more than any enclosure the
+/// reference returns can resolve (its working precision is capped at 8192 bits, about 2466
+/// digits; `pbgi_reference::Accuracy::default`), and few enough that a call is fast (about
+/// 1 ms per end) and small (10 kB per end).
+pub const MAX_DECIMAL_DIGITS: i64 = 10_000;
+
+/// `digits` checked against `1..=MAX_DECIMAL_DIGITS`.
+fn decimal_digits(digits: i64) -> PyResult<usize> {
+    if (1..=MAX_DECIMAL_DIGITS).contains(&digits) {
+        Ok(digits as usize)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "digits: must be an int from 1 to {MAX_DECIMAL_DIGITS}, got {digits}"
+        )))
     }
 }
 
@@ -98,23 +218,22 @@ fn evaluate(
         return Err(invalid_input(error));
     }
     let row = |i: usize| -> Vec<f64> { args.iter().map(|a| a.at(i)).collect() };
-    let results: Vec<Result<Certified, OracleError>> = py.detach(|| {
-        let one = |i: usize| oracle::reference(function, &row(i));
-        if n >= PARALLEL_MIN {
-            (0..n).into_par_iter().map(one).collect()
-        } else {
-            (0..n).map(one).collect()
-        }
-    });
     let mut certified = Vec::with_capacity(n);
-    for (i, result) in results.into_iter().enumerate() {
-        match result {
-            Ok(c) => certified.push(c),
-            Err(OracleError::Argument(e)) => return Err(invalid_input(e.at_element(i))),
-            Err(OracleError::Failed(message)) => return Err(NotCertified::new_err((i, message))),
-        }
+    let done = in_chunks(py, n, |range| {
+        let one = |i: usize| oracle::reference(function, &row(i)).map_err(|e| (i, e));
+        let chunk: Result<Vec<Certified>, _> = if range.len() >= PARALLEL_MIN {
+            range.into_par_iter().map(one).collect()
+        } else {
+            range.map(one).collect()
+        };
+        certified.extend(chunk?);
+        Ok(())
+    })?;
+    match done {
+        Ok(()) => Ok(Enclosures { certified }),
+        Err((i, OracleError::Argument(e))) => Err(invalid_input(e.at_element(i))),
+        Err((i, OracleError::Failed(message))) => Err(NotCertified::new_err((i, message))),
     }
-    Ok(Enclosures { certified })
 }
 
 /// `InvalidInput(argument position, element index, message)` for an argument error of a
@@ -155,27 +274,27 @@ fn evaluate_fields<const A: usize, const K: usize>(
         return Err(invalid_input(error));
     }
     let row = |i: usize| -> [f64; A] { std::array::from_fn(|k| args[k].at(i)) };
-    let results: Vec<Result<[Certified; K], pbgi_reference::Error>> = py.detach(|| {
-        let one = |i: usize| f(row(i));
-        if n >= PARALLEL_MIN {
-            (0..n).into_par_iter().map(one).collect()
-        } else {
-            (0..n).map(one).collect()
-        }
-    });
     let mut columns: Vec<Vec<Certified>> = (0..K).map(|_| Vec::with_capacity(n)).collect();
-    for (i, result) in results.into_iter().enumerate() {
-        match result {
-            Ok(fields) => {
-                for (column, c) in columns.iter_mut().zip(fields) {
-                    column.push(c);
-                }
+    let done = in_chunks(py, n, |range| {
+        let one = |i: usize| f(row(i)).map_err(|e| (i, e));
+        let chunk: Result<Vec<[Certified; K]>, _> = if range.len() >= PARALLEL_MIN {
+            range.into_par_iter().map(one).collect()
+        } else {
+            range.map(one).collect()
+        };
+        for fields in chunk? {
+            for (column, c) in columns.iter_mut().zip(fields) {
+                column.push(c);
             }
-            Err(e @ pbgi_reference::Error::NotDifferentiable { .. }) => {
-                return Err(NotDifferentiable::new_err((i, e.to_string())))
-            }
-            Err(e) => return Err(NotCertified::new_err((i, e.to_string()))),
         }
+        Ok(())
+    })?;
+    match done {
+        Ok(()) => {}
+        Err((i, e @ pbgi_reference::Error::NotDifferentiable { .. })) => {
+            return Err(NotDifferentiable::new_err((i, e.to_string())))
+        }
+        Err((i, e)) => return Err(NotCertified::new_err((i, e.to_string()))),
     }
     Ok(columns
         .into_iter()

@@ -4,6 +4,7 @@
 //! stabilisation, debounce and moving average, the PBGI-D schedule and Theorem 1's budget
 //! scale) and the reference's exact decision (`pbgi_reference::stop_decision`), over candidate
 //! arrays `mu`, `sigma`, `cost`.
+use crate::interrupt::on_worker;
 use numpy::PyReadonlyArray1;
 use pyo3::exceptions::{PyArithmeticError, PyValueError};
 use pyo3::prelude::*;
@@ -32,8 +33,10 @@ fn candidates(
         .collect())
 }
 
+/// `ValueError` for a configuration argument out of its domain: the argument, its value as
+/// Rust's shortest round-trip form (`1e300`, not 301 digits) and the reason.
 fn domain_error(e: pbgi_fast::DomainError) -> PyErr {
-    PyValueError::new_err(e.to_string())
+    PyValueError::new_err(format!("invalid {} = {:?}: {}", e.name, e.value, e.reason))
 }
 
 /// The rule's four functions of the candidates: `NAME(py, mu, sigma, cost, y_best)` returns
@@ -93,7 +96,8 @@ pub fn stop_decision(
             cost: c.cost,
         })
         .collect();
-    let decision = py.detach(|| pbgi_reference::stop_decision(&c, y_best));
+    // On a thread of its own, so that Ctrl-C interrupts a long decision (`crate::interrupt`).
+    let decision = on_worker(py, move || pbgi_reference::stop_decision(&c, y_best))?;
     match decision {
         Ok(d) => Ok((d.stop, d.blocking, d.min_pbgi)),
         Err(

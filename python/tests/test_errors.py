@@ -56,8 +56,11 @@ def test_arguments_that_cannot_broadcast_are_named():
 
 
 def test_non_numeric_argument_is_named():
-    with pytest.raises(TypeError, match=r"^sigma: expected a real number"):
+    with pytest.raises(TypeError, match=r"^sigma: expected real numbers, got strings$"):
         pbgi.fast.ei(0.0, "one", 0.0)
+    # A numeric string is refused too (it used to be parsed).
+    with pytest.raises(TypeError, match=r"^sigma: expected real numbers, got strings$"):
+        pbgi.fast.ei(0.0, "1.5", 0.0)
 
 
 @pytest.mark.parametrize(
@@ -87,5 +90,5 @@ def test_fast_gives_nan_for_invalid_input_as_documented():
 
 
 def test_decimals_needs_a_digit():
-    with pytest.raises(ValueError, match="digits must be >= 1"):
+    with pytest.raises(ValueError, match=r"^digits: must be an int from 1 to 10000, got 0$"):
         pbgi.reference.ei(0, 1, 0).decimals(0)

@@ -2,6 +2,9 @@
 helper's stabilisation, debounce and moving average behave as the paper describes."""
 
 import math
+import struct
+import sys
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -100,3 +103,140 @@ def test_pbgi_d_schedule_and_budget_lambda():
     assert pbgi.stopping.budget_lambda(2.0, 5.0, 1.0) == 0.5
     with pytest.raises(ValueError, match="beta"):
         pbgi.stopping.PbgiDSchedule(0.1, 1.0)
+
+
+def exact_mean(values):
+    """The mean of the doubles `values` in exact rationals, correctly rounded to a float
+    (Python's `Fraction.__float__` rounds correctly)."""
+    return float(sum(map(Fraction, values)) / len(values))
+
+
+def ulps_apart(a, b):
+    """How many doubles lie from `a` to `b` (both finite)."""
+    order = lambda x: struct.unpack("<q", struct.pack("<d", x))[0]
+    ia, ib = order(a), order(b)
+    ia = ia if ia >= 0 else -(ia & 0x7FFFFFFFFFFFFFFF)
+    ib = ib if ib >= 0 else -(ib & 0x7FFFFFFFFFFFFFFF)
+    return abs(ia - ib)
+
+
+def moving_averages(values, window):
+    helper = pbgi.stopping.StoppingHelper(window=window)
+    out = []
+    for v in values:
+        helper.observe(v)
+        out.append(helper.moving_average)
+    return out
+
+
+def test_moving_average_of_huge_statistics_does_not_overflow():
+    # The issue's window: the plain sum overflowed to -inf and the helper stopped; the exact
+    # mean is about +4.5e306 (> 0: no stop signal).
+    values = [-1.7e308, -1.7e308, 1.79e308, 1.79e308]
+    helper = pbgi.stopping.StoppingHelper(window=4)
+    assert [helper.observe(v) for v in values] == [True, True, True, False]
+    assert helper.moving_average == exact_mean(values) == 4.500000000000001e306
+
+
+def test_moving_average_does_not_cancel():
+    # The plain sum lost the 1 (mean 0, a stop); the exact mean is 1/3 (no stop).
+    helper = pbgi.stopping.StoppingHelper(window=3)
+    assert [helper.observe(v) for v in [1e16, 1.0, -1e16]] == [False, False, False]
+    assert helper.moving_average == 1 / 3
+
+
+def cancelling(rng, n):
+    """Huge values and their negatives (exact cancellation) with small ones among them."""
+    huge = rng.normal(size=n) * 1e300
+    values = np.concatenate([huge, -huge[::-1], rng.normal(size=3) * 1e-300])
+    return values[rng.permutation(len(values))] if rng.random() < 0.5 else values
+
+
+def test_moving_average_is_the_exact_mean_within_two_ulp():
+    # Property: random windows of huge, tiny, subnormal and cancelling statistics; every
+    # moving average (partial and full windows) against the exact rational mean.
+    print(f"seed {SEED}")
+    rng = np.random.default_rng(SEED)
+    pools = [
+        lambda n: rng.uniform(-1, 1, n) * sys.float_info.max,
+        lambda n: rng.normal(size=n) * 10.0 ** rng.integers(-320, 308, n),
+        lambda n: rng.choice([1e308, -1e308, 1.0, -1.0, 5e-324, 1e16, -1e16, 3.0], n),
+        lambda n: cancelling(rng, n),
+    ]
+    worst = 0
+    for trial in range(400):
+        window = int(rng.integers(1, 24))
+        values = [float(v) for v in pools[trial % len(pools)](int(rng.integers(1, 40)))]
+        got = moving_averages(values, window)
+        for k, average in enumerate(got):
+            last = values[max(0, k + 1 - window) : k + 1]
+            exact = exact_mean(last)
+            assert math.isfinite(average), (last, average)
+            apart = ulps_apart(average, exact)
+            worst = max(worst, apart)
+            assert apart <= 2, f"window {last}: {average!r} vs exact {exact!r}"
+    print(f"worst {worst} ulp")
+
+
+def test_moving_average_keeps_infinities_and_nan():
+    assert moving_averages([1.0, math.inf], 2)[-1] == math.inf
+    assert moving_averages([-math.inf, 1.0], 2)[-1] == -math.inf
+    assert math.isnan(moving_averages([math.inf, -math.inf], 2)[-1])
+    assert math.isnan(moving_averages([1.0, math.nan], 2)[-1])
+    # The NaN leaves the window: the mean is a number again.
+    assert moving_averages([math.nan, 1.0, 2.0], 2)[-1] == 1.5
+
+
+def test_pbgi_d_lambda_falls_on_underflow_instead_of_sticking():
+    # The issue's input: lambda0/beta = 1e-600 underflows, and lambda stayed at 1e-300.
+    schedule = pbgi.stopping.PbgiDSchedule(1e-300, 1e300)
+    assert schedule.on_stop_signal() == 5e-324 == np.nextafter(0.0, 1.0)
+    assert schedule.on_stop_signal() == 5e-324  # the floor: never 0
+
+
+def test_pbgi_d_lambda_is_the_rounded_quotient_down_to_the_floor():
+    # Property: each signal gives lambda/beta rounded to nearest (numpy's division), raised to
+    # the smallest positive double where it rounds to 0; strictly positive, never increasing.
+    print(f"seed {SEED}")
+    rng = np.random.default_rng(SEED)
+    for _ in range(50):
+        lambda0 = 10.0 ** rng.uniform(-320, 300)
+        beta = float(1.0 + 10.0 ** rng.uniform(-3, 300))
+        schedule = pbgi.stopping.PbgiDSchedule(lambda0, beta)
+        current = lambda0
+        for _ in range(40):
+            expected = max(current / beta, 5e-324)
+            assert schedule.on_stop_signal() == expected, (lambda0, beta, current)
+            assert 0 < expected <= current
+            current = expected
+
+
+@pytest.mark.parametrize(
+    "u, budget, first_cost, words",
+    [
+        (1e300, 1e-300, 0.0, "overflows"),  # the issue's inputs: inf
+        (1e-300, 1e300, 0.0, "underflows to 0"),  # and 0
+        (1e308, 1.0, 1.0 - 2.0**-53, "overflows"),
+        (5e-324, 4.0, 0.0, "underflows to 0"),
+    ],
+)
+def test_budget_lambda_beyond_float64_is_an_error(u, budget, first_cost, words):
+    with pytest.raises(ValueError, match=rf"^invalid u = {u!r}: U/\(B - C\) {words}"):
+        pbgi.stopping.budget_lambda(u, budget, first_cost)
+
+
+def test_budget_lambda_is_the_exact_quotient_rounded_where_representable():
+    # Property: wherever the exact U/(B - C) is a positive double, the result is within 1.5 ulp
+    # of it (exact rationals); B - C here is exact (Sterbenz) so the quotient is one rounding.
+    print(f"seed {SEED}")
+    rng = np.random.default_rng(SEED)
+    for _ in range(300):
+        u = 10.0 ** rng.uniform(-320, 308)
+        c = 10.0 ** rng.uniform(-300, 300)
+        b = c * (1 + 10.0 ** rng.uniform(-15, 0))
+        exact = Fraction(u) / (Fraction(b) - Fraction(c))
+        if not (Fraction(2) ** -1074 <= exact <= Fraction(sys.float_info.max)):
+            with pytest.raises(ValueError, match="^invalid u = "):
+                pbgi.stopping.budget_lambda(u, b, c)
+            continue
+        assert pbgi.stopping.budget_lambda(u, b, c) == float(exact), (u, b, c)

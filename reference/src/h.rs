@@ -30,8 +30,12 @@ pub fn h_with(z: f64, acc: &Accuracy) -> Result<Certified, Error> {
 /// `LogEI(0, 1; z)`.
 ///
 /// # Domain
-/// `z` finite (else [`Error::InvalidInput`] for `"z"`); the result is finite for every finite
-/// `z` (`ln h(z) ≈ -z²/2` as `z → -∞`), and rounds to `-inf` in f64 only below `-1.8e308`.
+/// `z` finite (else [`Error::InvalidInput`] for `"z"`). The exact result is finite for every
+/// finite `z`, and so is the enclosure; `ln h(z) ≈ -z²/2` as `z → -∞` passes `-f64::MAX`, so the
+/// correctly rounded `value` is finite exactly for `z ≥ -1.8961503816218352e154`
+/// (`-0x1.6a09e667f3bccp+512`) and `-inf` below it (from `-0x1.6a09e667f3bcdp+512` on, where the
+/// exact value is below `-(2^1024 - 2^970)`, the rounding boundary of `-f64::MAX`); pinned in
+/// `python/tests/test_domain_boundaries.py`.
 ///
 /// # Accuracy
 /// Certified enclosure, `value` correctly rounded; tails in `tests/asymptotic_tails.rs`,

@@ -144,8 +144,12 @@ pub(crate) fn check_ei_args(mu: f64, sigma: f64, y: f64) -> Result<(), Error> {
 /// `LogEI(μ, σ; y) = ln EI(μ, σ; y)` (MATH.md, "Expected improvement").
 ///
 /// # Domain
-/// As [`crate::ei`]. Finite wherever `EI > 0`, also far below f64's range (`ln h(z) ≈ -z²/2`);
-/// exactly `-inf` (value, lower and upper) where `EI = 0` (`σ = 0`, `y ≤ μ`).
+/// As [`crate::ei`]. The exact value and the enclosure are finite wherever `EI > 0`, also far
+/// below f64's range (`ln σ + ln h(z)`, `ln h(z) ≈ -z²/2`); the correctly rounded `value` is
+/// finite where that exact value is `≥ -(2^1024 - 2^970)` (the rounding boundary of
+/// `-f64::MAX`) and `-inf` below, i.e. for `|z|` beyond about `1.896e154` (`σ = 1`: exactly
+/// `z < -1.8961503816218352e154`, as [`crate::ln_h`]), inside the tested `|z| ≤ 1e300`.
+/// Exactly `-inf` (value, lower and upper) where `EI = 0` (`σ = 0`, `y ≤ μ`).
 ///
 /// # Accuracy
 /// Certified enclosure, `value` correctly rounded; against mpmath in `tests/mpmath_data.rs`.
