@@ -43,8 +43,8 @@ pub struct Args {
           value_parser = clap::value_parser!(usize))]
     pub max_states: usize,
     /// Largest exact-arithmetic work (rational operations × bits of their numbers; 3e9 to 6e9
-    /// units a second) for the DP (skipped beyond it) and the --budget solve (stopped beyond
-    /// it, an error).
+    /// units a second) for the DP (skipped beyond it), the policy's evaluation, the KWW
+    /// objective, the normal-box quadrature and the --budget solve (an error beyond it).
     #[arg(long, value_name = "UNITS", default_value_t = DEFAULT_MAX_WORK)]
     pub max_work: f64,
     /// Build the EI-per-cost counterexample for EPS,DELTA (e.g. 1/100,1/2; exact numbers) and
@@ -70,26 +70,6 @@ impl From<Engine> for pbgi_conformance::pandora::Engine {
             Engine::Fast => pbgi_conformance::pandora::Engine::Fast,
         }
     }
-}
-
-/// `--max-states` and `--max-work`, checked.
-fn limits(args: &Args) -> Result<WorkLimits, String> {
-    if args.max_states > MAX_STATES_CEILING {
-        return Err(format!(
-            "--max-states: at most {MAX_STATES_CEILING} (a table entry holds a rational), got {}",
-            args.max_states
-        ));
-    }
-    if !(args.max_work > 0.0 && args.max_work.is_finite()) {
-        return Err(format!(
-            "--max-work: a positive finite number of units, got {}",
-            args.max_work
-        ));
-    }
-    Ok(WorkLimits {
-        max_states: args.max_states,
-        max_work: args.max_work,
-    })
 }
 
 /// A progress line on standard error every few seconds, once a solve has run for a while: long
@@ -150,10 +130,8 @@ pub fn run(args: Args) -> CliResult {
                 .as_deref()
                 .map(|b| format::parse_exact(b).map_err(|e| format!("--budget: {e}")))
                 .transpose()?;
-            let mut exact = report::Exact {
-                limits: limits(&args)?,
-                progress: Box::new(ProgressLines::printer()),
-            };
+            let mut exact = report::Exact::with_limits(args.max_states, args.max_work)?;
+            exact.progress = Box::new(ProgressLines::printer());
             let mut report = report::instance_report(
                 &path.display().to_string(),
                 &file,

@@ -17,7 +17,14 @@ import os
 from . import _pbgi
 from ._broadcast import int_in
 
-__all__ = ["solve", "counterexample", "MAX_SIMULATE"]
+__all__ = [
+    "solve",
+    "counterexample",
+    "MAX_SIMULATE",
+    "DEFAULT_MAX_STATES",
+    "MAX_STATES_CEILING",
+    "DEFAULT_MAX_WORK",
+]
 
 # The size limit of an instance file: `pbgi pandora`'s (`pbgi_conformance::limits::MAX_FILE_BYTES`),
 # read no further, so that a path such as /dev/zero is an error and not a MemoryError.
@@ -27,6 +34,12 @@ _MAX_FILE_BYTES = 16 << 20
 # The most Monte Carlo runs `solve(simulate=...)` takes: `pbgi pandora --simulate`'s (a u32).
 MAX_SIMULATE = 2**32 - 1
 
+# The exact solves' limits, `pbgi pandora --max-states` and `--max-work` (defaults and ceiling:
+# `reference/src/pandora/work.rs`, `conformance/src/pandora/report.rs`).
+DEFAULT_MAX_STATES = 2**20
+MAX_STATES_CEILING = 2**26
+DEFAULT_MAX_WORK = 3e10
+
 
 def _exact_text(x, name):
     if isinstance(x, bool) or not isinstance(x, (int, float, str)):
@@ -34,7 +47,17 @@ def _exact_text(x, name):
     return x if isinstance(x, str) else repr(x)
 
 
-def solve(instance, *, tie="early", budget=None, engine="reference", simulate=None, seed=0x5EED0004):
+def solve(
+    instance,
+    *,
+    tie="early",
+    budget=None,
+    engine="reference",
+    simulate=None,
+    seed=0x5EED0004,
+    max_states=DEFAULT_MAX_STATES,
+    max_work=DEFAULT_MAX_WORK,
+):
     """Solves a Pandora's Box instance; returns `pbgi pandora`'s JSON report as a dict.
 
     `instance`: the instance as a dict (the JSON file format), or a path to a JSON file.
@@ -48,10 +71,14 @@ def solve(instance, *, tie="early", budget=None, engine="reference", simulate=No
     The report holds the indices in the order the policy opens the boxes, expected cost, best
     value and objective, the Kleinberg–Waggoner–Weyl closed form, and (`report["dp"]`) the exact
     DP optimum and whether the policy attains it. The DP runs for discrete instances with the
-    reference engine, within `pbgi pandora`'s default limits: its table of `2^boxes × (distinct
-    hand values + 1)` states at most 2^20 (`--max-states`; 12 boxes with 255 distinct values, or
-    16 boxes with 15) and its estimated work at most the default `--max-work`. Otherwise
-    `report["dp"]["skipped"]` says why it was not run (and which limit it exceeds).
+    reference engine, within the limits `max_states` (its table of `2^boxes × (distinct hand
+    values + 1)` states; default 2^20, at most 2^26: 12 boxes with 255 distinct values, or 16
+    boxes with 15) and `max_work` (default 3e10 work units, about 10 s; `pbgi pandora
+    --max-states`, `--max-work`). Otherwise `report["dp"]["skipped"]` says why it was not run
+    (and which limit it exceeds). The same `max_work` bounds every exact step: the policy's
+    evaluation, the KWW objective and, with normal boxes, the quadrature (estimated before it
+    starts: about 20 normal boxes exceed the default); beyond it, a `ValueError` with the
+    estimate and the `max_work` that would allow it, or `engine="fast"`.
 
     Raises `ValueError` naming the box and field for an invalid instance (or the file for an
     unreadable path, one over 16 MiB or one that is not UTF-8)."""
@@ -81,8 +108,18 @@ def solve(instance, *, tie="early", budget=None, engine="reference", simulate=No
     tie_text = tie if tie in ("early", "late") else _exact_text(tie, "tie")
     budget_text = None if budget is None else _exact_text(budget, "budget")
     runs = None if simulate is None else int_in("simulate", simulate, 1, MAX_SIMULATE)
+    if isinstance(max_work, bool) or not isinstance(max_work, (int, float)):
+        raise TypeError(f"max_work: expected a number of work units, got {max_work!r}")
     report = _pbgi.pandora_solve(
-        text, name, tie_text, budget_text, engine, runs, int_in("seed", seed, 0, 2**64 - 1)
+        text,
+        name,
+        tie_text,
+        budget_text,
+        engine,
+        runs,
+        int_in("seed", seed, 0, 2**64 - 1),
+        int_in("max_states", max_states, 0, MAX_STATES_CEILING),
+        float(max_work),
     )
     return json.loads(report)
 

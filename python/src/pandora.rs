@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 
 /// The JSON report of `pbgi pandora` for the instance `text` (named `name` in the report).
 #[pyfunction]
-#[pyo3(signature = (text, name, tie, budget, engine, simulate, seed))]
+#[pyo3(signature = (text, name, tie, budget, engine, simulate, seed, max_states, max_work))]
 pub fn pandora_solve(
     py: Python<'_>,
     text: &str,
@@ -20,6 +20,8 @@ pub fn pandora_solve(
     engine: &str,
     simulate: Option<u32>,
     seed: u64,
+    max_states: usize,
+    max_work: f64,
 ) -> PyResult<String> {
     let engine = match engine {
         "reference" => Engine::Reference,
@@ -43,10 +45,11 @@ pub fn pandora_solve(
             .as_deref()
             .map(|b| format::parse_exact(b).map_err(|e| format!("budget: {e}")))
             .transpose()?;
-        // The tool's default limits on the exact DP and budget solve; no progress lines.
-        let mut exact = report::Exact::quiet();
+        // The limits of the exact solves (the tool's defaults unless given); no progress lines.
+        let mut exact =
+            report::Exact::with_limits(max_states, max_work).map_err(|e| python_names(&e))?;
         let mut value = report::instance_report(&name, &file, &tie, budget, engine, &mut exact)
-            .map_err(|e| format!("{name}: {}", e.replace("--", "")))?;
+            .map_err(|e| format!("{name}: {}", python_names(&e)))?;
         if let Some(runs) = simulate {
             value["simulation"] = report::simulation(&file, &tie, runs, seed)
                 .map_err(|e| format!("{name}: {}", e.replace("--", "")))?;
@@ -54,6 +57,15 @@ pub fn pandora_solve(
         serde_json::to_string(&value).map_err(|e| e.to_string())
     })?
     .map_err(PyValueError::new_err)
+}
+
+/// A message of the report with the CLI's flags named as `solve`'s arguments.
+fn python_names(message: &str) -> String {
+    message
+        .replace("--max-work", "max_work")
+        .replace("--max-states", "max_states")
+        .replace("--engine fast", "engine=\"fast\"")
+        .replace("--", "")
 }
 
 /// The report of `pbgi pandora --counterexample EPS,DELTA` (exact numbers as text).

@@ -102,3 +102,22 @@ def test_exact_dp_is_bounded_by_its_state_limit_not_by_a_box_count():
     assert "optimum" not in report["dp"]
     assert "above the limit of 1048576" in report["dp"]["skipped"]
     assert "--max-states" in report["dp"]["skipped"]
+
+
+def test_work_limits_are_solve_arguments_named_as_such():
+    # With normal boxes the quadrature's work is estimated first (20 boxes: above the default);
+    # the message names solve's own arguments, and raising max_work is what lets it run.
+    boxes = [{"cost": 0.1 + 0.001 * i, "normal": {"mean": 0.01 * i, "sd": 1 + 0.001 * i}} for i in range(20)]
+    with pytest.raises(ValueError, match=r"normal-box quadrature needs about .* raise it with max_work 1e12, or use engine=\"fast\""):
+        pbgi.pandora.solve({"boxes": boxes})
+    one = {"boxes": boxes[:1]}
+    with pytest.raises(ValueError, match=r"normal-box quadrature .* above the limit of 1\.0e0"):
+        pbgi.pandora.solve(one, max_work=1)
+    assert pbgi.pandora.solve(one, max_work=1e9)["engine"] == "reference"
+    for bad in [0, -1.0, float("inf"), float("nan")]:
+        with pytest.raises(ValueError, match=r"max_work: a positive finite number"):
+            pbgi.pandora.solve(one, max_work=bad)
+    with pytest.raises(ValueError, match=r"max_states"):
+        pbgi.pandora.solve(one, max_states=2**26 + 1)
+    with pytest.raises(TypeError, match=r"max_work"):
+        pbgi.pandora.solve(one, max_work="1e9")

@@ -39,6 +39,34 @@ impl Exact<'static> {
     }
 }
 
+impl Exact<'_> {
+    /// Checked limits (`--max-states` at most [`MAX_STATES_CEILING`], `--max-work` a positive
+    /// finite number of units), no progress display.
+    ///
+    /// # Errors
+    /// A limit out of range; the message names the flag.
+    pub fn with_limits(max_states: usize, max_work: f64) -> Result<Self, String> {
+        if max_states > MAX_STATES_CEILING {
+            return Err(format!(
+                "--max-states: at most {MAX_STATES_CEILING} (a table entry holds a rational), \
+                 got {max_states}"
+            ));
+        }
+        if !(max_work > 0.0 && max_work.is_finite()) {
+            return Err(format!(
+                "--max-work: a positive finite number of units, got {max_work}"
+            ));
+        }
+        Ok(Exact {
+            limits: WorkLimits {
+                max_states,
+                max_work,
+            },
+            progress: Box::new(|_| {}),
+        })
+    }
+}
+
 /// Parses `--tie`: `early`, `late`, or a stop-early probability (exact, in `[0, 1]`).
 ///
 /// # Errors
