@@ -35,10 +35,14 @@ CALLS = {
     ),
 }
 
+# The child restores Python's own SIGINT handler first: a process started in the background by
+# a non-interactive shell (a CI job, `cmd &`) inherits SIGINT ignored, and Python keeps it so.
 SCRIPT = """
+import signal
 import sys
 import numpy as np
 import pbgi
+signal.signal(signal.SIGINT, signal.default_int_handler)
 {setup}
 print("ready", flush=True)
 try:
