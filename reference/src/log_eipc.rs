@@ -1,10 +1,10 @@
 //! `LogEIPC = ln EI - ln c` with a known cost and with log-normal costs (MATH.md, "Expected
 //! improvement" and "Unknown (log-normal) costs"; stopping paper, eqs. 4, 13, 14).
 
+use crate::arith::mpfr::widen_exponent_range;
 use crate::certify::exact;
 use crate::ei::exact_difference;
 use crate::input::{finite, non_negative, positive};
-use crate::interval::widen_exponent_range;
 use crate::log_ei::{check_ei_args, log_ei_core, log_enclosure, LnCost};
 use crate::{Accuracy, Certified, Error};
 use std::cmp::Ordering;

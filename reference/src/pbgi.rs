@@ -9,10 +9,11 @@
 //! a point near the root brackets the root on both sides (tangent above, Taylor bound below;
 //! proof note §6a).
 
+use crate::arith::interval::{exact_midpoint, exact_sum, Interval};
+use crate::arith::mpfr::{down, up, widen_exponent_range};
 use crate::certify::{exact, finish, is_tight, ziv};
 use crate::ei::{ei_enclosure, tail_enclosure, tail_with_slope};
 use crate::input::{finite, non_negative, positive};
-use crate::interval::{down, exact_midpoint, exact_sum, up, widen_exponent_range, Interval};
 use crate::log_ei::ln_ei_enclosure;
 use crate::{Accuracy, Certified, Error};
 use rug::float::Round;
@@ -257,7 +258,7 @@ fn below_every_double(iv: &Interval) -> Option<Certified> {
 /// search, and a root estimate there can be astronomically small (`-σ·h(-1e6)` for `μ + c = 0`, about `2^(-7e11)`), whose
 /// exact difference `g - μ` would span hundreds of billions of bits.
 fn split(cmp: &mut Comparer, lo: &mut Float, hi: &mut Float, point: Float) -> Result<(), Error> {
-    let negligible = crate::interval::exponent(&point).is_some_and(|e| e < -1100);
+    let negligible = crate::arith::mpfr::exponent(&point).is_some_and(|e| e < -1100);
     if *lo < point && point < *hi && !negligible {
         if cmp.exceeds(&point)? {
             *hi = point;
@@ -292,7 +293,10 @@ fn fixed_point_guess(cmp: &Comparer, b: &Float, p: u32) -> Option<Float> {
     let minus_mu = Float::with_val(cmp.mu.prec(), -&cmp.mu);
     let d = exact_sum(&[b, &minus_mu]);
     // (A log-normal cost below 2^-1200 would make μ + c an enormous exact sum; never u > 0.)
-    if !d.is_sign_positive() || d.is_zero() || crate::interval::log2_abs(&cmp.cost.lo) < -1200 {
+    if !d.is_sign_positive()
+        || d.is_zero()
+        || crate::arith::interval::log2_abs(&cmp.cost.lo) < -1200
+    {
         return None;
     }
     let tail = tail_enclosure(&d, &cmp.sigma, p);
@@ -681,7 +685,7 @@ fn solve_near_estimate(cmp: &mut Comparer, estimate: f64, acc: &Accuracy) -> Opt
 /// is `e < -1100`): inside the rounding cell of `±0`, where [`below_every_double`] (which takes
 /// brackets within `±2^-1100`) ends the search.
 fn in_zero_cell(x: &Float) -> bool {
-    crate::interval::exponent(x).map_or(x.is_zero(), |e| e < -1100)
+    crate::arith::mpfr::exponent(x).map_or(x.is_zero(), |e| e < -1100)
 }
 
 /// A root within `±2^-1100` (e.g. `-σ·h(-c/σ)` when `μ + c = 0` and `c/σ ≳ 40`), certified by
@@ -723,7 +727,7 @@ pub(crate) fn standardized_index(
     acc: &Accuracy,
 ) -> Result<Interval, Error> {
     let sigma = exact(sigma);
-    let k = crate::interval::exponent(&sigma).unwrap_or(0);
+    let k = crate::arith::mpfr::exponent(&sigma).unwrap_or(0);
     // Multiplying by a power of two is exact (MPFR's exponent range is widened).
     let scale = |mut v: Float| -> Float {
         v >>= k as i32;
