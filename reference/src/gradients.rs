@@ -24,7 +24,7 @@ use crate::certify::{exact, negated, ziv};
 use crate::ei::{distance, distance_bits, ei_enclosure, exact_difference};
 use crate::gaussian::{phi, tail_ratios, upper_tail};
 use crate::input::{finite, non_negative, positive};
-use crate::pbgi::standardized_index;
+use crate::standardized_index::standardized_index;
 use crate::{Accuracy, Certified, Error};
 use rug::Float;
 

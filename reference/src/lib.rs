@@ -54,6 +54,7 @@ pub use rug::Float;
 mod arith;
 mod certify;
 mod ei;
+mod ei_comparison;
 mod gaussian;
 mod gradients;
 mod h;
@@ -64,6 +65,7 @@ mod log_ei;
 mod log_eipc;
 mod log_ndtr;
 mod pbgi;
+mod standardized_index;
 mod stopping;
 #[cfg(test)]
 mod test_points;

@@ -2,9 +2,9 @@
 //! MATH.md, "The PBGI/LogEIPC stopping rule"].
 
 use crate::certify::exact;
+use crate::ei_comparison::ei_exceeds_cost;
 use crate::input::{finite, non_negative, positive};
 use crate::log_eipc::log_eipc_sign;
-use crate::pbgi::ei_exceeds_cost;
 use crate::{pbgi, Accuracy, Candidate, Certified, Error};
 
 /// Outcome of [`stop_decision`].
