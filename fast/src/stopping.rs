@@ -78,6 +78,18 @@ pub fn max_log_eipc(candidates: &[Candidate], y_best: f64) -> f64 {
 /// (ties stop); a NaN statistic makes the mean NaN, which never signals and resets the
 /// debounce count. Signals during the stabilisation period do not count.
 ///
+/// # Example
+/// One candidate with `σ = 0`, whose PBGI is `μ + c = 1.5` exactly (MATH.md, "Sanity
+/// values"); a debounce of two checks:
+/// ```
+/// use pbgi_fast::{Candidate, StoppingHelper};
+/// let candidates = [Candidate { mu: 1.0, sigma: 0.0, cost: 0.5 }];
+/// let mut helper = StoppingHelper::new(0, 2, 1).unwrap();
+/// assert!(!helper.observe_pbgi(&candidates, 2.0)); // y* = 2 > 1.5: no signal
+/// assert!(!helper.observe_pbgi(&candidates, 1.0)); // y* = 1 ≤ 1.5: first signal
+/// assert!(helper.observe_pbgi(&candidates, 1.0)); // second in a row: stop
+/// ```
+///
 /// The average over a partial window starts with the first check, so with `k < w - 1` the
 /// helper can stop before `w` checks. The stopping paper's authors' code averages full windows
 /// only and cannot stop before the `w`-th check; `stabilisation ≥ w - 1` reproduces it: every

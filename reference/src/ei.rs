@@ -234,6 +234,13 @@ fn tight(lo: Wide, hi: Wide, bits: u32) -> bool {
 /// # Cost
 /// About 1–2 µs for `|z| ≤ 8` at the default accuracy, 30–60 µs beyond (table in
 /// `proofs-notes/reference-certification.md`).
+///
+/// # Example
+/// `EI(0, 1; 0) = h(0) = 1/√(2π)` (MATH.md, "Sanity values"), correctly rounded:
+/// ```
+/// let r = pbgi_reference::ei(0.0, 1.0, 0.0).unwrap();
+/// assert_eq!(r.value, 0.3989422804014327);
+/// ```
 pub fn ei(mu: f64, sigma: f64, y: f64) -> Result<Certified, Error> {
     ei_with(mu, sigma, y, &Accuracy::default())
 }

@@ -91,6 +91,17 @@ pub use stopping::{stop_decision, StopDecision};
 /// tighter). An end may sit exactly on a rounding midpoint between two doubles only where the
 /// exact value is known to be strictly on `value`'s side of it (`EI > y - μ`; PBGI's bracket
 /// ends are certified points, never the root).
+///
+/// # Example
+/// `EI(0, 1; 0) = 1/√(2π) = 0.398942280401432677939946…` (closed form): the value, bounds as
+/// doubles rounded outward, and bounds as decimals rounded outward.
+/// ```
+/// let r = pbgi_reference::ei(0.0, 1.0, 0.0).unwrap();
+/// assert_eq!(r.value, 0.3989422804014327);
+/// assert!(r.lower_f64() <= r.value && r.value <= r.upper_f64());
+/// assert_eq!(r.lower_decimal(20), "3.9894228040143267793e-1");
+/// assert_eq!(r.upper_decimal(20), "3.9894228040143267794e-1");
+/// ```
 #[derive(Clone, Debug)]
 pub struct Certified {
     /// The exact value correctly rounded to f64 (ties to even). May be ±inf or 0 when the

@@ -150,6 +150,14 @@ pub(crate) fn check_ei_args(mu: f64, sigma: f64, y: f64) -> Result<(), Error> {
 ///
 /// # Accuracy
 /// Certified enclosure, `value` correctly rounded; against mpmath in `tests/mpmath_data.rs`.
+///
+/// # Example
+/// `LogEI(0, 1; 0) = ln h(0) = -ln √(2π) = -0.91893853320467274…` (closed form), correctly
+/// rounded:
+/// ```
+/// let r = pbgi_reference::log_ei(0.0, 1.0, 0.0).unwrap();
+/// assert_eq!(r.value, -0.9189385332046728);
+/// ```
 pub fn log_ei(mu: f64, sigma: f64, y: f64) -> Result<Certified, Error> {
     log_ei_with(mu, sigma, y, &Accuracy::default())
 }

@@ -52,6 +52,15 @@ pub(crate) fn log_eipc_sign(
 ///
 /// # Accuracy
 /// Certified enclosure, `value` correctly rounded; against mpmath in `tests/mpmath_data.rs`.
+///
+/// # Example
+/// `σ = 0` and `y - μ = c` give exactly `0`; `LogEIPC(0, 1, 0, 1) = ln h(0) = -ln √(2π)`
+/// (closed form), correctly rounded:
+/// ```
+/// use pbgi_reference::log_eipc;
+/// assert_eq!(log_eipc(0.0, 0.0, 2.0, 2.0).unwrap().value, 0.0);
+/// assert_eq!(log_eipc(0.0, 1.0, 0.0, 1.0).unwrap().value, -0.9189385332046728);
+/// ```
 pub fn log_eipc(mu: f64, sigma: f64, y: f64, cost: f64) -> Result<Certified, Error> {
     log_eipc_with(mu, sigma, y, cost, &Accuracy::default())
 }

@@ -656,6 +656,15 @@ fn signed_zero(mut certified: Certified, iv: &Interval) -> Certified {
 /// # Cost
 /// About 10 µs on ordinary inputs (one evaluation of the series at 127 bits); every call of the
 /// domain sweep under 0.25 ms (proof note §9a).
+///
+/// # Example
+/// `PBGI(0, 1, 0.1) = -0.9023463475100345` and `PBGI(μ, 0, c) = μ + c` (MATH.md, "Sanity
+/// values"):
+/// ```
+/// use pbgi_reference::pbgi;
+/// assert_eq!(pbgi(0.0, 1.0, 0.1).unwrap().value, -0.9023463475100345);
+/// assert_eq!(pbgi(1.0, 0.0, 0.5).unwrap().value, 1.5);
+/// ```
 pub fn pbgi(mu: f64, sigma: f64, cost: f64) -> Result<Certified, Error> {
     pbgi_with(mu, sigma, cost, &Accuracy::default())
 }
