@@ -78,6 +78,11 @@ pub fn max_log_eipc(candidates: &[Candidate], y_best: f64) -> f64 {
 /// (ties stop); a NaN statistic makes the mean NaN, which never signals and resets the
 /// debounce count. Signals during the stabilisation period do not count.
 ///
+/// The average over a partial window starts with the first check, so with `k < w - 1` the
+/// helper can stop before `w` checks. The stopping paper's authors' code averages full windows
+/// only and cannot stop before the `w`-th check; `stabilisation ≥ w - 1` reproduces it: every
+/// check that counts (number `k + 1` on) then has a full window.
+///
 /// # Example
 /// One candidate with `σ = 0`, whose PBGI is `μ + c = 1.5` exactly (MATH.md, "Sanity
 /// values"); a debounce of two checks:
@@ -89,11 +94,6 @@ pub fn max_log_eipc(candidates: &[Candidate], y_best: f64) -> f64 {
 /// assert!(!helper.observe_pbgi(&candidates, 1.0)); // y* = 1 ≤ 1.5: first signal
 /// assert!(helper.observe_pbgi(&candidates, 1.0)); // second in a row: stop
 /// ```
-///
-/// The average over a partial window starts with the first check, so with `k < w - 1` the
-/// helper can stop before `w` checks. The stopping paper's authors' code averages full windows
-/// only and cannot stop before the `w`-th check; `stabilisation ≥ w - 1` reproduces it: every
-/// check that counts (number `k + 1` on) then has a full window.
 #[derive(Clone, Debug)]
 pub struct StoppingHelper {
     stabilisation: usize,
