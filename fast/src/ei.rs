@@ -23,6 +23,13 @@ use crate::standardize::Standardized;
 /// ≤ 4 ulp (f64 values from the correctly rounded result) for `|z| ≤ 1e8`,
 /// `σ ∈ [1e-300, 1e300]`. The bound, why it holds and the measured maximum per region (also of
 /// [`ei_slice`](crate::ei_slice)): the one tolerance table, `conformance/src/tolerances.rs`.
+///
+/// # Example
+/// `EI(0, 1; 0) = h(0) = 1/√(2π)` (MATH.md, "Sanity values"), within 4 ulp (`2^-54` each here):
+/// ```
+/// let h0 = 0.3989422804014327;
+/// assert!((pbgi_fast::ei(0.0, 1.0, 0.0) - h0).abs() <= 4.0 * 2f64.powi(-54));
+/// ```
 #[inline]
 pub fn ei(mu: f64, sigma: f64, y: f64) -> f64 {
     fma_dispatch!(ei_body(mu: f64, sigma: f64, y: f64) -> f64)

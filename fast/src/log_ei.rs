@@ -24,6 +24,14 @@ use crate::standardize::Standardized;
 /// ≤ 4 ulp of `max(|LogEI|, 1)` from the correctly rounded result, for `|z| ≤ 1e8`,
 /// `σ ∈ [1e-300, 1e300]`. The bound, why it holds and the measured maximum per region (also of
 /// [`log_ei_slice`](crate::log_ei_slice)): the one tolerance table, `conformance/src/tolerances.rs`.
+///
+/// # Example
+/// `LogEI(0, 1; 0) = ln h(0) = -ln √(2π)` (closed form; `-0.9189385332046728` correctly
+/// rounded), within 4 ulp of `max(|LogEI|, 1) = 1`:
+/// ```
+/// let want = -0.9189385332046728;
+/// assert!((pbgi_fast::log_ei(0.0, 1.0, 0.0) - want).abs() <= 4.0 * f64::EPSILON);
+/// ```
 #[inline]
 pub fn log_ei(mu: f64, sigma: f64, y: f64) -> f64 {
     fma_dispatch!(log_ei_body(mu: f64, sigma: f64, y: f64) -> f64)

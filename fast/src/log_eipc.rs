@@ -25,6 +25,14 @@ use crate::standardize::Standardized;
 /// includes every input with `|LogEIPC| ≤ 629`, and ≤ 3.07 ulp of `max(|LogEIPC|, |ln c|, 1)`
 /// in the difference form beyond). The bound, its derivation and the measured maximum per
 /// region (also of [`log_eipc_slice`](crate::log_eipc_slice)): the one tolerance table, `conformance/src/tolerances.rs`.
+///
+/// # Example
+/// `LogEIPC(0, 1, 0, 1) = ln h(0) = -ln √(2π)` (closed form; `-0.9189385332046728` correctly
+/// rounded), within 4 ulp of `max(|LogEIPC|, |ln c|, 1) = 1`:
+/// ```
+/// let want = -0.9189385332046728;
+/// assert!((pbgi_fast::log_eipc(0.0, 1.0, 0.0, 1.0) - want).abs() <= 4.0 * f64::EPSILON);
+/// ```
 #[inline]
 pub fn log_eipc(mu: f64, sigma: f64, y: f64, cost: f64) -> f64 {
     fma_dispatch!(log_eipc_body(mu: f64, sigma: f64, y: f64, cost: f64) -> f64)

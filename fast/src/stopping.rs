@@ -90,6 +90,18 @@ pub fn max_log_eipc(candidates: &[Candidate], y_best: f64) -> f64 {
 /// helper can stop before `w` checks. The stopping paper's authors' code averages full windows
 /// only and cannot stop before the `w`-th check; `stabilisation ≥ w - 1` reproduces it: every
 /// check that counts (number `k + 1` on) then has a full window.
+///
+/// # Example
+/// One candidate with `σ = 0`, whose PBGI is `μ + c = 1.5` exactly (MATH.md, "Sanity
+/// values"); a debounce of two checks:
+/// ```
+/// use pbgi_fast::{Candidate, StoppingHelper};
+/// let candidates = [Candidate { mu: 1.0, sigma: 0.0, cost: 0.5 }];
+/// let mut helper = StoppingHelper::new(0, 2, 1).unwrap();
+/// assert!(!helper.observe_pbgi(&candidates, 2.0)); // y* = 2 > 1.5: no signal
+/// assert!(!helper.observe_pbgi(&candidates, 1.0)); // y* = 1 ≤ 1.5: first signal
+/// assert!(helper.observe_pbgi(&candidates, 1.0)); // second in a row: stop
+/// ```
 #[derive(Clone, Debug)]
 pub struct StoppingHelper {
     stabilisation: usize,

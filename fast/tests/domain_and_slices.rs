@@ -177,3 +177,9 @@ fn gradient_slices_equal_the_scalar_gradients() {
     assert_eq!(e.lengths[3], ("d_mu", n - 1));
     assert!(pbgi_grad_slice(&mu, &sigma, &cost[..1], &mut v, &mut a, &mut b).is_err());
 }
+
+#[test]
+fn domain_error_message_names_the_argument_its_value_and_the_rule() {
+    let err = pbgi_fast::check_argument("cost", f64::INFINITY).unwrap_err();
+    assert_eq!(err.to_string(), "invalid cost = inf: must be finite");
+}

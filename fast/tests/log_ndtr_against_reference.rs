@@ -4,6 +4,10 @@
 //! maximum per region and the worst input in hex; fails above the documented 4 ulp.
 //!
 //! Size: `PBGI_SCAN_POINTS` (default 20 000) points in total, split evenly over the regions.
+//! The first point of the Mills-ratio form and its neighbours are pinned on their own.
+mod common;
+use common::ulps;
+use pbgi_fast::log_ndtr;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -109,4 +113,17 @@ fn log_ndtr_special_values() {
     assert_eq!(out, [0.0; 2]);
     pbgi_fast::log_ndtr_slice(&[-1.0, 1.0], &mut out).unwrap();
     assert_eq!(out, [pbgi_fast::log_ndtr(-1.0), pbgi_fast::log_ndtr(1.0)]);
+}
+
+#[test]
+fn log_ndtr_where_the_tail_form_starts() {
+    // x = -8 is the first point of the Mills-ratio form; its neighbours use ln Q(-x).
+    for x in [-8.0, -8.000_000_000_000_002, -7.999_999_999_999_999] {
+        let want = pbgi_reference::log_ndtr(x).unwrap().value;
+        let got = log_ndtr(x);
+        assert!(
+            ulps(got, want) <= 4,
+            "log_ndtr({x:e}) = {got:e}, reference {want:e}"
+        );
+    }
 }

@@ -1,9 +1,7 @@
 //! Checks against the public sanity values quoted in MATH.md (independent of this crate).
+mod common;
+use common::ulps;
 use pbgi_fast::{ei, h, pbgi, stop_by_log_eipc, stop_by_pbgi, Candidate};
-
-fn ulps(a: f64, b: f64) -> u64 {
-    (a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs()
-}
 
 #[test]
 fn h_at_zero_is_one_over_sqrt_two_pi() {

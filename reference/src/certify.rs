@@ -1,7 +1,8 @@
 //! From enclosures to [`Certified`] results: the Ziv loop and correct rounding to f64.
 
-use crate::interval::{down, exponent, up, Interval};
-use crate::wide_float::{Direction, Wide};
+use crate::arith::interval::Interval;
+use crate::arith::mpfr::{down, exponent, up};
+use crate::arith::wide_float::{Direction, Wide};
 use crate::{Accuracy, Certified, Error};
 use rug::float::Round;
 use rug::Float;
@@ -255,7 +256,7 @@ mod tests {
     #[test]
     fn width_test_is_the_rounded_scale_test() {
         use rand::{Rng, SeedableRng};
-        crate::interval::widen_exponent_range();
+        crate::arith::mpfr::widen_exponent_range();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
         let mut decided = [0u32; 2];
         for _ in 0..200_000 {
@@ -297,7 +298,7 @@ mod tests {
     #[test]
     fn nearest_double_is_mpfrs() {
         use rand::{Rng, SeedableRng};
-        crate::interval::widen_exponent_range();
+        crate::arith::mpfr::widen_exponent_range();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(19);
         for i in 0..200_000 {
             let prec = rng.gen_range(1..=192u32);

@@ -1,12 +1,13 @@
 //! Expected improvement `EI(μ, σ; y) = σ·h((y - μ)/σ)`, `max(y - μ, 0)` for `σ = 0`
 //! (MATH.md, "Expected improvement").
 
+use crate::arith::interval::{exact_difference_f64, log2_abs, Interval};
+use crate::arith::mpfr::{down, up, widen_exponent_range};
+use crate::arith::wide_float::{Direction, Wide};
 use crate::certify::{exact, first_precision, series_accuracy, ziv, Enclosure};
 use crate::gaussian::{h_neg, h_neg_wide, h_neg_with_density};
 use crate::h_centres::scaled_h_neg_of_distance;
 use crate::input::{finite, non_negative};
-use crate::interval::{down, exact_difference_f64, log2_abs, up, widen_exponent_range, Interval};
-use crate::wide_float::{Direction, Wide};
 use crate::{Accuracy, Certified, Error};
 use rug::Float;
 
@@ -45,7 +46,7 @@ fn tail_enclosure_mpfr(d: &Float, sigma: &Float, p: u32) -> Interval {
 /// [`tail_enclosure`] on [`Wide`] floats where `|d|`, `σ` and `x` have at most 192 bits and
 /// `h(-x)` takes the Taylor form on them ([`h_neg_wide`]): `x = |d|/σ` rounded both ways at the
 /// same precision, the same `h(-x)` and the same products by `σ`, each rounded as MPFR rounds it
-/// (`wide_float.rs`), hence the same enclosure; `None` otherwise.
+/// (`arith/wide_float.rs`), hence the same enclosure; `None` otherwise.
 fn tail_enclosure_wide(d: &Float, sigma: &Float, p: u32) -> Option<Interval> {
     let wp = p + distance_bits(d, sigma);
     if wp > 192 || p > 192 {
@@ -233,6 +234,13 @@ fn tight(lo: Wide, hi: Wide, bits: u32) -> bool {
 /// # Cost
 /// About 1–2 µs for `|z| ≤ 8` at the default accuracy, 30–60 µs beyond (table in
 /// `proofs-notes/reference-certification.md`).
+///
+/// # Example
+/// `EI(0, 1; 0) = h(0) = 1/√(2π)` (MATH.md, "Sanity values"), correctly rounded:
+/// ```
+/// let r = pbgi_reference::ei(0.0, 1.0, 0.0).unwrap();
+/// assert_eq!(r.value, 0.3989422804014327);
+/// ```
 pub fn ei(mu: f64, sigma: f64, y: f64) -> Result<Certified, Error> {
     ei_with(mu, sigma, y, &Accuracy::default())
 }

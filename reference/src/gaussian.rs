@@ -24,9 +24,10 @@
 //! The same methods give the Mills ratio `Q(x)/φ(x)` ([`tail_ratios`]), hence `Q`, `ln Q` and
 //! `Φ` for `ln Φ` and the gradients.
 
-use crate::interval::{down, exponent, ln_sqrt_2pi, log2_abs, up, with_sqrt_2pi, Interval};
-use crate::short_float::Short;
-use crate::wide_float::{Direction, Wide};
+use crate::arith::interval::{ln_sqrt_2pi, log2_abs, with_sqrt_2pi, Interval};
+use crate::arith::mpfr::{down, exponent, up};
+use crate::arith::short_float::Short;
+use crate::arith::wide_float::{Direction, Wide};
 use rug::float::Round;
 use rug::ops::{AddAssignRound, AssignRound, DivAssignRound, MulAssignRound, Pow, SubAssignRound};
 use rug::Float;
@@ -177,7 +178,7 @@ fn taylor_sum_with(x: &Interval, wp: u32, short_loop: bool) -> Interval {
     let mut terms = (wp as usize / 2).max(64);
     let mut n = 0u32;
     // Up to 128 bits the loop runs on two-limb floats, with the same results bit for bit
-    // (`short_float.rs`, proof note §4.1b).
+    // (`arith/short_float.rs`, proof note §4.1b).
     let mut short = (short_loop && wp <= 128)
         .then(|| {
             Some((
@@ -310,7 +311,7 @@ impl TermFloat for Short {
         self.parts().1
     }
     fn keep(wp: u32) -> u128 {
-        crate::short_float::mask(wp)
+        crate::arith::short_float::mask(wp)
     }
     #[inline(always)]
     fn add_down_positive(self, o: Short, keep: u128) -> Short {
@@ -338,7 +339,7 @@ impl TermFloat for Wide {
         Wide::exponent_positive(self)
     }
     fn keep(wp: u32) -> (u64, u128) {
-        crate::wide_float::keep_masks(wp)
+        crate::arith::wide_float::keep_masks(wp)
     }
     #[inline(always)]
     fn add_down_positive(self, o: Wide, keep: (u64, u128)) -> Wide {
@@ -614,8 +615,8 @@ fn taylor(x: &Interval, wp: u32) -> Interval {
 
 /// [`taylor`] on [`Wide`] floats (proof note §9b): [`taylor_sum`], [`phi`] and [`taylor_from`]
 /// as the same operations on the same operands with the same roundings and target precisions,
-/// each computed exactly as MPFR rounds it (`wide_float.rs`), so the same ends bit for bit; the
-/// loop on [`Short`] floats for `wp ≤ 128`, on [`Wide`] floats up to 192 bits.
+/// each computed exactly as MPFR rounds it (`arith/wide_float.rs`), so the same ends bit for
+/// bit; the loop on [`Short`] floats for `wp ≤ 128`, on [`Wide`] floats up to 192 bits.
 /// `None` (then the MPFR forms run) unless `wp ≤ 192`, `0 < x.lo` and both ends of `x` have at
 /// most 192 bits, and wherever a step leaves what the integer forms cover (an `x` interval so
 /// wide that the upper end's growth factor is a true power, an `exp` the fixed-point form does
@@ -736,7 +737,7 @@ fn taylor_loop<T: TermFloat>(
 }
 
 /// [`phi`] on [`Wide`] floats (`0 < x_lo ≤ x_hi`, `wp ≤ 192`): `x²` at `wp + 2·log2(x)` bits,
-/// `RD(exp(-x.hi²/2))` by the fixed-point exponential (`fixed_exp.rs`), the upper end as in
+/// `RD(exp(-x.hi²/2))` by the fixed-point exponential (`arith/fixed_exp.rs`), the upper end as in
 /// [`Interval::exp`], the quotients by `√(2π)` as in [`phi`].
 fn phi_wide(x_lo: Wide, x_hi: Wide, wp: u32) -> Option<(Wide, Wide)> {
     use Direction::{Down, Up};
@@ -748,7 +749,7 @@ fn phi_wide(x_lo: Wide, x_hi: Wide, wp: u32) -> Option<(Wide, Wide)> {
     let half_hi = x_hi.mul(x_hi, wide_wp, Up).times_pow2(-1);
     let half_lo = x_lo.mul(x_lo, wide_wp, Down).times_pow2(-1);
     // Interval::exp: lo = RD(exp(-half_hi)), inexact, so hi starts at the next float above.
-    let lo = crate::fixed_exp::exp_neg_down(half_hi, wp)?;
+    let lo = crate::arith::fixed_exp::exp_neg_down(half_hi, wp)?;
     let mut hi = lo.next_up(wp);
     if half_hi != half_lo {
         // δ = RU_64(-half_lo - (-half_hi)) > 0; growth = RU(1 + 2δ) at max(wp, 64) bits.
@@ -1210,7 +1211,7 @@ mod tests {
     #[test]
     fn in_place_taylor_steps_are_the_allocating_ones_bit_for_bit() {
         use rand::{Rng, SeedableRng};
-        crate::interval::widen_exponent_range();
+        crate::arith::mpfr::widen_exponent_range();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
         let mut xs: Vec<f64> = (0..=768).map(|k| f64::from(k) / 128.0).collect();
         xs.extend((0..2000).map(|_| rng.gen_range(0.0..6.0)));
@@ -1399,7 +1400,7 @@ mod tests {
     #[test]
     fn wide_taylor_is_the_mpfr_taylor_bit_for_bit() {
         use rand::{Rng, SeedableRng};
-        crate::interval::widen_exponent_range();
+        crate::arith::mpfr::widen_exponent_range();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
         let mut xs: Vec<f64> = (1..=1536).map(|k| f64::from(k) / 256.0).collect();
         xs.extend((0..3000).map(|_| rng.gen_range(0.0..6.0)));

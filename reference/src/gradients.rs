@@ -18,12 +18,13 @@
 //! negative fields are certified as their positive negation, so that one below every double
 //! rounds to `-0`.
 
+use crate::arith::interval::{log2_abs, Interval};
+use crate::arith::mpfr::{down, up, widen_exponent_range};
 use crate::certify::{exact, negated, ziv};
 use crate::ei::{distance, distance_bits, ei_enclosure, exact_difference};
 use crate::gaussian::{phi, tail_ratios, upper_tail};
 use crate::input::{finite, non_negative, positive};
-use crate::interval::{down, log2_abs, up, widen_exponent_range, Interval};
-use crate::pbgi::standardized_index;
+use crate::standardized_index::standardized_index;
 use crate::{Accuracy, Certified, Error};
 use rug::Float;
 

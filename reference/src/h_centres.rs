@@ -23,9 +23,9 @@
 //! analysis (proof note §4.5) bounds `|T̃ - T(s)|` by 3 units of `2^-126` and the relative
 //! width of the returned enclosure of `h(-x)` by `2^-116`.
 
+use crate::arith::short_float::{widening_mul, Short};
+use crate::arith::wide_float::Wide;
 use crate::h_centres_table::CENTRES;
-use crate::short_float::{widening_mul, Short};
-use crate::wide_float::Wide;
 
 /// The largest `x` served (the last centre, `1024/128`).
 #[cfg(test)]
@@ -355,7 +355,7 @@ fn mul_rounded_plus(a: u128, b: u128, c: u128) -> Option<(u128, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::interval::widen_exponent_range;
+    use crate::arith::mpfr::widen_exponent_range;
     use rand::{Rng, SeedableRng};
     use rug::float::Round;
     use rug::{Float, Integer, Rational};

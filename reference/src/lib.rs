@@ -51,28 +51,24 @@
 
 pub use rug::Float;
 
+mod arith;
 mod certify;
-mod decimal_digits;
 mod ei;
-mod fixed_exp;
-mod fixed_ln;
+mod ei_comparison;
 mod gaussian;
 mod gradients;
 mod h;
 mod h_centres;
 mod h_centres_table;
 mod input;
-mod interval;
-mod limb_memory;
 mod log_ei;
 mod log_eipc;
 mod log_ndtr;
 mod pbgi;
-mod short_float;
+mod standardized_index;
 mod stopping;
 #[cfg(test)]
 mod test_points;
-mod wide_float;
 pub mod work;
 
 pub use ei::{ei, ei_with};
@@ -95,6 +91,17 @@ pub use stopping::{stop_decision, StopDecision};
 /// tighter). An end may sit exactly on a rounding midpoint between two doubles only where the
 /// exact value is known to be strictly on `value`'s side of it (`EI > y - μ`; PBGI's bracket
 /// ends are certified points, never the root).
+///
+/// # Example
+/// `EI(0, 1; 0) = 1/√(2π) = 0.398942280401432677939946…` (closed form): the value, bounds as
+/// doubles rounded outward, and bounds as decimals rounded outward.
+/// ```
+/// let r = pbgi_reference::ei(0.0, 1.0, 0.0).unwrap();
+/// assert_eq!(r.value, 0.3989422804014327);
+/// assert!(r.lower_f64() <= r.value && r.value <= r.upper_f64());
+/// assert_eq!(r.lower_decimal(20), "3.9894228040143267793e-1");
+/// assert_eq!(r.upper_decimal(20), "3.9894228040143267794e-1");
+/// ```
 #[derive(Clone, Debug)]
 pub struct Certified {
     /// The exact value correctly rounded to f64 (ties to even). May be ±inf or 0 when the
@@ -111,23 +118,23 @@ impl Certified {
     /// printed number is still a lower bound), as `d.ddd…e±N` with trailing zeros kept. `inf`,
     /// `-inf`, `0` are printed as such.
     pub fn lower_decimal(&self, digits: usize) -> String {
-        decimal_digits::decimal(&self.lower, digits, rug::float::Round::Down)
+        arith::decimal_digits::decimal(&self.lower, digits, rug::float::Round::Down)
     }
 
     /// `upper` as a decimal string with `digits` significant digits, rounded toward +∞.
     pub fn upper_decimal(&self, digits: usize) -> String {
-        decimal_digits::decimal(&self.upper, digits, rug::float::Round::Up)
+        arith::decimal_digits::decimal(&self.upper, digits, rug::float::Round::Up)
     }
 
     /// [`Certified::lower_decimal`]'s text (ASCII) appended to `out`, with no string of its
     /// own (`pbgi eval` writes it straight into its output row).
     pub fn push_lower_decimal(&self, digits: usize, out: &mut Vec<u8>) {
-        decimal_digits::push_decimal(&self.lower, digits, rug::float::Round::Down, out);
+        arith::decimal_digits::push_decimal(&self.lower, digits, rug::float::Round::Down, out);
     }
 
     /// [`Certified::upper_decimal`]'s text (ASCII) appended to `out`.
     pub fn push_upper_decimal(&self, digits: usize, out: &mut Vec<u8>) {
-        decimal_digits::push_decimal(&self.upper, digits, rug::float::Round::Up, out);
+        arith::decimal_digits::push_decimal(&self.upper, digits, rug::float::Round::Up, out);
     }
 
     /// [`Certified::push_lower_decimal`]'s text, `separator`, then
@@ -135,21 +142,21 @@ impl Certified {
     /// where the upper bound's text begins. Cheaper than the two calls where the ends share their
     /// leading digits: the upper end's then come from the lower end's.
     pub fn push_ends_decimal(&self, digits: usize, separator: u8, out: &mut Vec<u8>) -> usize {
-        decimal_digits::push_decimal_pair(&self.lower, &self.upper, digits, separator, out)
+        arith::decimal_digits::push_decimal_pair(&self.lower, &self.upper, digits, separator, out)
     }
 
     /// `lower` rounded toward −∞ to f64: `lower_f64() ≤ exact`. May be `-inf` (the exact value
     /// is below `-f64::MAX`, or the enclosure is the point `-inf`); `-0.0` never stands for a
     /// negative bound (a negative `lower` above `-2^-1074` gives `-2^-1074`).
     pub fn lower_f64(&self) -> f64 {
-        interval::widen_exponent_range();
+        arith::mpfr::widen_exponent_range();
         self.lower.to_f64_round(rug::float::Round::Down)
     }
 
     /// `upper` rounded toward +∞ to f64: `exact ≤ upper_f64()`. May be `+inf` (the exact value
     /// is above `f64::MAX`); a positive `upper` below `2^-1074` gives `2^-1074`.
     pub fn upper_f64(&self) -> f64 {
-        interval::widen_exponent_range();
+        arith::mpfr::widen_exponent_range();
         self.upper.to_f64_round(rug::float::Round::Up)
     }
 
@@ -163,13 +170,13 @@ impl Certified {
 
     /// `lower ≤ x ≤ upper` (exact comparison of the f64 `x` with the bounds).
     pub fn contains(&self, x: f64) -> bool {
-        interval::widen_exponent_range();
+        arith::mpfr::widen_exponent_range();
         !x.is_nan() && self.lower <= x && x <= self.upper
     }
 
     /// `lower ≤ x ≤ upper` for an MPFR float `x` (exact comparison).
     pub fn contains_float(&self, x: &Float) -> bool {
-        interval::widen_exponent_range();
+        arith::mpfr::widen_exponent_range();
         !x.is_nan() && self.lower <= *x && *x <= self.upper
     }
 }
@@ -178,7 +185,7 @@ impl Certified {
 /// answers ([`certify::nearest_f64`]), else by MPFR.
 fn nearest_f64(x: &Float) -> f64 {
     certify::nearest_f64(x).unwrap_or_else(|| {
-        interval::widen_exponent_range();
+        arith::mpfr::widen_exponent_range();
         x.to_f64()
     })
 }
@@ -305,7 +312,7 @@ mod tests {
     /// f64's range.
     #[test]
     fn nearest_ends_are_mpfrs() {
-        interval::widen_exponent_range();
+        arith::mpfr::widen_exponent_range();
         let mut rng = ChaCha8Rng::seed_from_u64(53);
         let mut values = Vec::new();
         for _ in 0..100_000 {

@@ -1,6 +1,9 @@
 //! `LogEI = ln EI` (MATH.md, "Expected improvement"), and the logarithmic enclosure shared
 //! with `ln h` and LogEIPC: `ln EI - ln c` with the cost divided out exactly where it can be.
 
+use crate::arith::interval::{ln_point, Interval};
+use crate::arith::mpfr::{down, up, widen_exponent_range};
+use crate::arith::wide_float::Direction;
 use crate::certify::{
     exact, first_precision, is_tight, rounds_to_one_f64, series_accuracy, ziv, Enclosure,
 };
@@ -10,8 +13,6 @@ use crate::ei::{
 };
 use crate::gaussian::{h_neg, ln_h_neg, TAYLOR_MAX};
 use crate::input::{finite, non_negative};
-use crate::interval::{down, ln_point, up, widen_exponent_range, Interval};
-use crate::wide_float::Direction;
 use crate::{Accuracy, Certified, Error};
 use rug::float::Round;
 use rug::ops::AddAssignRound;
@@ -153,6 +154,14 @@ pub(crate) fn check_ei_args(mu: f64, sigma: f64, y: f64) -> Result<(), Error> {
 ///
 /// # Accuracy
 /// Certified enclosure, `value` correctly rounded; against mpmath in `tests/mpmath_data.rs`.
+///
+/// # Example
+/// `LogEI(0, 1; 0) = ln h(0) = -ln √(2π) = -0.91893853320467274…` (closed form), correctly
+/// rounded:
+/// ```
+/// let r = pbgi_reference::log_ei(0.0, 1.0, 0.0).unwrap();
+/// assert_eq!(r.value, -0.9189385332046728);
+/// ```
 pub fn log_ei(mu: f64, sigma: f64, y: f64) -> Result<Certified, Error> {
     log_ei_with(mu, sigma, y, &Accuracy::default())
 }
@@ -169,7 +178,7 @@ pub fn log_ei_with(mu: f64, sigma: f64, y: f64, acc: &Accuracy) -> Result<Certif
 /// `ln EI` for `σ > 0` (also `ln h(z) = ln EI(0, 1; z)`) from EI's centred enclosure (`ei::ei_centred`, relative width at most
 /// `2^-116`, `|z| ≤ 8`) where it decides it: `enclosure_bits ≤ 110`, and
 /// `[RD(ln lo), RU(ln lo) + RU_64(RU_64(hi - lo)/lo)]` at 128 bits (as `Interval::ln`: `ln` is
-/// increasing and `ln hi ≤ ln lo + (hi - lo)/lo`; the quotient on [`Wide`](crate::wide_float::Wide) floats) rounds to one
+/// increasing and `ln hi ≤ ln lo + (hi - lo)/lo`; the quotient on [`Wide`](crate::arith::wide_float::Wide) floats) rounds to one
 /// double and meets the width target (it does not where `|ln EI|` is below about `2^-16`);
 /// `None` otherwise (the Ziv loop then runs). The value is the Ziv loop's (correct rounding is
 /// unique). The work counter records the Ziv loop's first precision. Proof note §4.5 step 11;

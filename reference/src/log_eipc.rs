@@ -1,10 +1,10 @@
 //! `LogEIPC = ln EI - ln c` with a known cost and with log-normal costs (MATH.md, "Expected
 //! improvement" and "Unknown (log-normal) costs"; stopping paper, eqs. 4, 13, 14).
 
+use crate::arith::mpfr::widen_exponent_range;
 use crate::certify::exact;
 use crate::ei::exact_difference;
 use crate::input::{finite, non_negative, positive};
-use crate::interval::widen_exponent_range;
 use crate::log_ei::{check_ei_args, log_ei_core, log_enclosure, LnCost};
 use crate::{Accuracy, Certified, Error};
 use std::cmp::Ordering;
@@ -52,6 +52,15 @@ pub(crate) fn log_eipc_sign(
 ///
 /// # Accuracy
 /// Certified enclosure, `value` correctly rounded; against mpmath in `tests/mpmath_data.rs`.
+///
+/// # Example
+/// `σ = 0` and `y - μ = c` give exactly `0`; `LogEIPC(0, 1, 0, 1) = ln h(0) = -ln √(2π)`
+/// (closed form), correctly rounded:
+/// ```
+/// use pbgi_reference::log_eipc;
+/// assert_eq!(log_eipc(0.0, 0.0, 2.0, 2.0).unwrap().value, 0.0);
+/// assert_eq!(log_eipc(0.0, 1.0, 0.0, 1.0).unwrap().value, -0.9189385332046728);
+/// ```
 pub fn log_eipc(mu: f64, sigma: f64, y: f64, cost: f64) -> Result<Certified, Error> {
     log_eipc_with(mu, sigma, y, cost, &Accuracy::default())
 }

@@ -1,10 +1,11 @@
 //! `ln Φ(x)`, the logarithm of the standard normal distribution function, on the whole f64
 //! line (SciPy's `log_ndtr`; MATH.md, "Gaussian building blocks": `Φ = h'`).
 
+use crate::arith::interval::Interval;
+use crate::arith::mpfr::{down, up, widen_exponent_range};
 use crate::certify::{exact, negated, series_accuracy, ziv};
 use crate::gaussian::{ln_upper_tail, upper_tail};
 use crate::input::finite;
-use crate::interval::{down, up, widen_exponent_range, Interval};
 use crate::{Accuracy, Certified, Error};
 
 /// `-ln Φ(x) = -ln(1 - Q(x)) > 0` for `x > 0` enclosed: MPFR's `log1p` of `-Q`, so the

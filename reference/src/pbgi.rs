@@ -3,106 +3,22 @@
 //! bisection with certified comparisons.
 //!
 //! `EI(μ, σ; ·)` is strictly increasing, so one certified comparison `EI(μ, σ; g) ≷ c` at an
-//! exact point `g` tells on which side of `g` the root lies. A bracket `[a, b]` with certified
+//! exact point `g` (`ei_comparison.rs`) tells on which side of `g` the root lies. A bracket `[a, b]` with certified
 //! `EI(a) < c < EI(b)` therefore contains the root, whatever happens between `a` and `b`. It is
 //! also strictly convex, so one certified evaluation of `EI - c` with its slope and curvature at
 //! a point near the root brackets the root on both sides (tangent above, Taylor bound below;
 //! proof note §6a).
 
+use crate::arith::interval::{exact_midpoint, exact_sum, Interval};
+use crate::arith::mpfr::{down, up, widen_exponent_range};
 use crate::certify::{exact, finish, is_tight, ziv};
 use crate::ei::{ei_enclosure, tail_enclosure, tail_with_slope};
+use crate::ei_comparison::Comparer;
 use crate::input::{finite, non_negative, positive};
-use crate::interval::{down, exact_midpoint, exact_sum, up, widen_exponent_range, Interval};
 use crate::log_ei::ln_ei_enclosure;
 use crate::{Accuracy, Certified, Error};
 use rug::float::Round;
 use rug::Float;
-
-/// Decides `EI(μ, σ; g) > c` for every `c` in the cost enclosure (`Some(true)`), or
-/// `EI(μ, σ; g) < c` for every such `c` (`Some(false)`), at working precision `p`.
-fn exceeds_at(mu: &Float, sigma: &Float, g: &Float, cost: &Interval, p: u32) -> Option<bool> {
-    crate::work::comparison(p);
-    let minus_mu = Float::with_val(mu.prec(), -mu);
-    let d = exact_sum(&[g, &minus_mu]);
-    // EI = max(d, 0) + σ·h(-|d|/σ), the second term strictly positive.
-    let base = if d.is_sign_positive() {
-        d.clone()
-    } else {
-        Float::with_val(53, 0)
-    };
-    if base > cost.hi {
-        // Decided without forming base - c (whose exact span could be huge for tiny costs).
-        return Some(true);
-    }
-    let (minus_c_hi, minus_c_lo) = (
-        Float::with_val(cost.hi.prec(), -&cost.hi),
-        Float::with_val(cost.lo.prec(), -&cost.lo),
-    );
-    let r_lo = exact_sum(&[&base, &minus_c_hi]);
-    if !r_lo.is_sign_negative() || r_lo.is_zero() {
-        return Some(true);
-    }
-    let r_hi = exact_sum(&[&base, &minus_c_lo]);
-    let tail = tail_enclosure(&d, sigma, p);
-    // EI - c ∈ [r_lo + tail.lo, r_hi + tail.hi]; MPFR compares exactly.
-    if tail.lo > Float::with_val(r_lo.prec(), -&r_lo) {
-        Some(true)
-    } else if tail.hi < Float::with_val(r_hi.prec(), -&r_hi) {
-        Some(false)
-    } else {
-        None
-    }
-}
-
-/// Certified comparisons with a sticky working precision.
-struct Comparer<'a> {
-    mu: Float,
-    sigma: Float,
-    cost: &'a Interval,
-    cap: u32,
-    p: u32,
-    function: &'static str,
-}
-
-impl Comparer<'_> {
-    /// `EI(μ, σ; g) > c`, raising the precision until decided (up to the cap).
-    fn exceeds(&mut self, g: &Float) -> Result<bool, Error> {
-        loop {
-            if let Some(answer) = exceeds_at(&self.mu, &self.sigma, g, self.cost, self.p) {
-                return Ok(answer);
-            }
-            if self.p >= self.cap {
-                return Err(Error::PrecisionExhausted {
-                    function: self.function,
-                    max_bits: self.cap,
-                });
-            }
-            self.p = self.p.saturating_mul(2).min(self.cap);
-        }
-    }
-}
-
-/// Certified `EI(μ, σ; y) > cost` for `σ > 0` (the bisection's test), raising the precision up
-/// to `acc.max_bits`.
-pub(crate) fn ei_exceeds_cost(
-    mu: f64,
-    sigma: f64,
-    y: f64,
-    cost: f64,
-    acc: &Accuracy,
-) -> Result<bool, Error> {
-    widen_exponent_range();
-    let cost = Interval::point(exact(cost));
-    let mut cmp = Comparer {
-        mu: exact(mu),
-        sigma: exact(sigma),
-        cost: &cost,
-        cap: acc.max_bits,
-        p: acc.start_bits.max(32).min(acc.max_bits),
-        function: "stop_decision",
-    };
-    cmp.exceeds(&exact(y))
-}
 
 /// Ordered integer key of an f64 (adjacent doubles have adjacent keys; ±0 share key 0).
 fn key(x: f64) -> i64 {
@@ -257,7 +173,7 @@ fn below_every_double(iv: &Interval) -> Option<Certified> {
 /// search, and a root estimate there can be astronomically small (`-σ·h(-1e6)` for `μ + c = 0`, about `2^(-7e11)`), whose
 /// exact difference `g - μ` would span hundreds of billions of bits.
 fn split(cmp: &mut Comparer, lo: &mut Float, hi: &mut Float, point: Float) -> Result<(), Error> {
-    let negligible = crate::interval::exponent(&point).is_some_and(|e| e < -1100);
+    let negligible = crate::arith::mpfr::exponent(&point).is_some_and(|e| e < -1100);
     if *lo < point && point < *hi && !negligible {
         if cmp.exceeds(&point)? {
             *hi = point;
@@ -292,7 +208,10 @@ fn fixed_point_guess(cmp: &Comparer, b: &Float, p: u32) -> Option<Float> {
     let minus_mu = Float::with_val(cmp.mu.prec(), -&cmp.mu);
     let d = exact_sum(&[b, &minus_mu]);
     // (A log-normal cost below 2^-1200 would make μ + c an enormous exact sum; never u > 0.)
-    if !d.is_sign_positive() || d.is_zero() || crate::interval::log2_abs(&cmp.cost.lo) < -1200 {
+    if !d.is_sign_positive()
+        || d.is_zero()
+        || crate::arith::interval::log2_abs(&cmp.cost.lo) < -1200
+    {
         return None;
     }
     let tail = tail_enclosure(&d, &cmp.sigma, p);
@@ -364,7 +283,7 @@ fn approximate_root(cmp: &Comparer, a: &Float, b: &Float, bits: u32) -> Float {
 /// otherwise are midpoints: over the ordered f64 bit patterns until two adjacent doubles
 /// bracket the root, one comparison at their exact midpoint for the rounding, then MPFR
 /// midpoints until the width target is met. Every split keeps a certified bracket.
-fn solve(
+pub(crate) fn solve(
     function: &'static str,
     mu: Float,
     sigma: Float,
@@ -623,7 +542,11 @@ fn first_precision(cmp: &Comparer, cost: f64, g: f64, bits: u32) -> u32 {
 /// `None` (the caller then runs [`solve`]) when the estimate is not finite and normal, when the
 /// brackets do not tighten within a few evaluations, or when the precision cap is reached;
 /// never an uncertified answer.
-fn solve_near_estimate(cmp: &mut Comparer, estimate: f64, acc: &Accuracy) -> Option<Certified> {
+pub(crate) fn solve_near_estimate(
+    cmp: &mut Comparer,
+    estimate: f64,
+    acc: &Accuracy,
+) -> Option<Certified> {
     if !estimate.is_finite() {
         return None;
     }
@@ -681,7 +604,7 @@ fn solve_near_estimate(cmp: &mut Comparer, estimate: f64, acc: &Accuracy) -> Opt
 /// is `e < -1100`): inside the rounding cell of `±0`, where [`below_every_double`] (which takes
 /// brackets within `±2^-1100`) ends the search.
 fn in_zero_cell(x: &Float) -> bool {
-    crate::interval::exponent(x).map_or(x.is_zero(), |e| e < -1100)
+    crate::arith::mpfr::exponent(x).map_or(x.is_zero(), |e| e < -1100)
 }
 
 /// A root within `±2^-1100` (e.g. `-σ·h(-c/σ)` when `μ + c = 0` and `c/σ ≳ 40`), certified by
@@ -706,66 +629,6 @@ fn signed_zero(mut certified: Certified, iv: &Interval) -> Certified {
         certified.value = -0.0;
     }
     certified
-}
-
-/// The standardized index `u = (g - μ)/σ`, the root of `h(u) = c/σ`, enclosed with relative
-/// width `≤ 2^-bits` (or absolute width `≤ 2^-1098` when `|u| < 2^-1099`), for `σ > 0`.
-///
-/// Solved as the index of `EI(0, σ'; g') = c'` with `σ' = σ·2^-k ∈ [1/2, 1)` and `c' = c·2^-k`
-/// (exact scalings, so `g' = σ'·u` has the root `u`), then `u = g'/σ'` with outward rounding:
-/// `u` is found from `c/σ` alone, never through `(g - μ)/σ`, which would lose the digits of
-/// `σ·u` below those of `μ`.
-pub(crate) fn standardized_index(
-    function: &'static str,
-    sigma: f64,
-    cost: f64,
-    bits: u32,
-    acc: &Accuracy,
-) -> Result<Interval, Error> {
-    let sigma = exact(sigma);
-    let k = crate::interval::exponent(&sigma).unwrap_or(0);
-    // Multiplying by a power of two is exact (MPFR's exponent range is widened).
-    let scale = |mut v: Float| -> Float {
-        v >>= k as i32;
-        v
-    };
-    let sigma_scaled = scale(sigma);
-    let cost_scaled = Interval::point(scale(exact(cost)));
-    let inner = Accuracy {
-        enclosure_bits: bits,
-        ..*acc
-    };
-    let mut cmp = Comparer {
-        mu: Float::with_val(53, 0),
-        sigma: sigma_scaled.clone(),
-        cost: &cost_scaled,
-        cap: acc.max_bits,
-        p: acc.start_bits.max(32).min(acc.max_bits),
-        function,
-    };
-    // The fast path when σ' and c' are doubles (c' may leave f64's range: c/σ up to 2^2098).
-    let (sigma_f, cost_f) = (sigma_scaled.to_f64(), cost_scaled.lo.to_f64());
-    let estimate = if cost_f.is_normal() && cost_scaled.lo == cost_f {
-        pbgi_fast::pbgi(0.0, sigma_f, cost_f)
-    } else {
-        f64::NAN
-    };
-    let g = match solve_near_estimate(&mut cmp, estimate, &inner) {
-        Some(g) => g,
-        None => solve(
-            function,
-            Float::with_val(53, 0),
-            sigma_scaled.clone(),
-            &cost_scaled,
-            acc.max_bits,
-            &inner,
-        )?,
-    };
-    let wp = bits + 16;
-    Ok(Interval {
-        lo: down(wp, &g.lower / &sigma_scaled),
-        hi: up(wp, &g.upper / &sigma_scaled),
-    })
 }
 
 /// The Pandora's Box Gittins index `g`: `EI(μ, σ; g) = cost` (MATH.md, "Pandora's Box Gittins
@@ -793,6 +656,15 @@ pub(crate) fn standardized_index(
 /// # Cost
 /// About 10 µs on ordinary inputs (one evaluation of the series at 127 bits); every call of the
 /// domain sweep under 0.25 ms (proof note §9a).
+///
+/// # Example
+/// `PBGI(0, 1, 0.1) = -0.9023463475100345` and `PBGI(μ, 0, c) = μ + c` (MATH.md, "Sanity
+/// values"):
+/// ```
+/// use pbgi_reference::pbgi;
+/// assert_eq!(pbgi(0.0, 1.0, 0.1).unwrap().value, -0.9023463475100345);
+/// assert_eq!(pbgi(1.0, 0.0, 0.5).unwrap().value, 1.5);
+/// ```
 pub fn pbgi(mu: f64, sigma: f64, cost: f64) -> Result<Certified, Error> {
     pbgi_with(mu, sigma, cost, &Accuracy::default())
 }
@@ -1140,33 +1012,5 @@ mod tests {
         ] {
             assert!(below_every_double(&iv).is_none(), "[{}, {}]", iv.lo, iv.hi);
         }
-    }
-
-    /// `standardized_index` meets its documented width: relative `2^-bits` for `u = (g - μ)/σ`
-    /// (σ and c scaled by σ's power of two; `u` divided out with outward rounding).
-    #[test]
-    fn the_standardized_index_meets_its_width() {
-        for (sigma, cost, bits) in [(1.0, 0.1, 100), (3.0, 10.0, 150), (0.3, 1e-20, 120)] {
-            let u =
-                standardized_index("pbgi_grad", sigma, cost, bits, &Accuracy::default()).unwrap();
-            let width = Float::with_val(64, &u.hi - &u.lo);
-            let limit = Float::with_val(64, u.lo.abs_ref()) >> bits;
-            assert!(
-                u.lo < u.hi && width <= limit,
-                "σ = {sigma}, c = {cost}, {bits} bits: width {width}"
-            );
-        }
-    }
-
-    /// The stopping rule's certified test `EI(μ, σ; y) > c` on both sides: `EI(1, 2^-410; 1) =
-    /// 2^-410·h(0) < 2^-400` and `EI(0, 1; 1) = h(1) = φ(1) + Φ(1) = 1.0833… > 1/2`; and where
-    /// `y - μ` alone exceeds `c` (`EI > y - μ = 2 > 1`).
-    #[test]
-    fn the_certified_test_of_the_stopping_rule() {
-        let acc = Accuracy::default();
-        assert!(!ei_exceeds_cost(1.0, 2f64.powi(-410), 1.0, 2f64.powi(-400), &acc).unwrap());
-        assert!(ei_exceeds_cost(0.0, 1.0, 1.0, 0.5, &acc).unwrap());
-        assert!(!ei_exceeds_cost(0.0, 1.0, 1.0, 1.1, &acc).unwrap());
-        assert!(ei_exceeds_cost(-1.0, 1e-3, 1.0, 1.0, &acc).unwrap());
     }
 }

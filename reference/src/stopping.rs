@@ -2,9 +2,9 @@
 //! MATH.md, "The PBGI/LogEIPC stopping rule"].
 
 use crate::certify::exact;
+use crate::ei_comparison::ei_exceeds_cost;
 use crate::input::{finite, non_negative, positive};
 use crate::log_eipc::log_eipc_sign;
-use crate::pbgi::ei_exceeds_cost;
 use crate::{pbgi, Accuracy, Candidate, Certified, Error};
 
 /// Outcome of [`stop_decision`].
@@ -65,6 +65,21 @@ fn log_eipc_positive(candidate: &Candidate, y_best: f64) -> Result<bool, Error> 
 /// # Domain
 /// `y_best` finite; every candidate valid for [`pbgi`] (otherwise
 /// [`Error::InvalidCandidate`] with its index). No candidates: stop.
+///
+/// # Example
+/// `PBGI(1, 0, 0.5) = 1.5` and `PBGI(0, 1, 0.1) = -0.9023…` (MATH.md, "Sanity values"): with
+/// `y* = 0` the second candidate blocks (`PBGI < y*`) and has the smallest index.
+/// ```
+/// use pbgi_reference::{stop_decision, Candidate};
+/// let candidates = [
+///     Candidate { mu: 1.0, sigma: 0.0, cost: 0.5 },
+///     Candidate { mu: 0.0, sigma: 1.0, cost: 0.1 },
+/// ];
+/// let decision = stop_decision(&candidates, 0.0).unwrap();
+/// assert!(!decision.stop);
+/// assert_eq!(decision.blocking, vec![1]);
+/// assert_eq!(decision.min_pbgi, Some(1));
+/// ```
 pub fn stop_decision(candidates: &[Candidate], y_best: f64) -> Result<StopDecision, Error> {
     finite("y_best", y_best)?;
     for (index, c) in candidates.iter().enumerate() {

@@ -1,6 +1,6 @@
 //! Counters of the work one call does, for tests that bound work without timing it: certified
 //! comparisons and evaluations of the PBGI solver, the largest working precision of a Ziv loop
-//! or comparison, and the largest precision of an exact sum (`interval::exact_sum`).
+//! or comparison, and the largest precision of an exact sum (`arith::interval::exact_sum`).
 
 use std::cell::Cell;
 

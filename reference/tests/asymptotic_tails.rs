@@ -6,50 +6,38 @@
 //!   (integration by parts; the remainder after each term has the sign of the next term).
 //! * `z → +∞`: `z < h(z) = z + h(-z) < z + φ(z)/z²`.
 
+mod common;
+use common::{down, up};
 use pbgi_reference::{h, ln_h, Float};
-use rug::float::{Constant, Round};
+use rug::float::Constant;
 
 const P: u32 = 600;
-
-fn rd<T>(v: T) -> Float
-where
-    Float: rug::ops::AssignRound<T, Round = Round, Ordering = std::cmp::Ordering>,
-{
-    Float::with_val_round(P, v, Round::Down).0
-}
-
-fn ru<T>(v: T) -> Float
-where
-    Float: rug::ops::AssignRound<T, Round = Round, Ordering = std::cmp::Ordering>,
-{
-    Float::with_val_round(P, v, Round::Up).0
-}
 
 /// `[lo, hi]` enclosing `ln(φ(x)/x²)`.
 fn ln_phi_over_x2(x: f64) -> (Float, Float) {
     let x = Float::with_val(53, x);
     let x2 = Float::with_val(P, x.square_ref()); // exact
-    let (pi_lo, pi_hi) = (rd(Constant::Pi), ru(Constant::Pi));
+    let (pi_lo, pi_hi) = (down(P, Constant::Pi), up(P, Constant::Pi));
     let (l2pi_lo, l2pi_hi) = (
-        rd(Float::with_val(P, &pi_lo * 2u32).ln_ref()),
-        ru(Float::with_val(P, &pi_hi * 2u32).ln_ref()),
+        down(P, Float::with_val(P, &pi_lo * 2u32).ln_ref()),
+        up(P, Float::with_val(P, &pi_hi * 2u32).ln_ref()),
     );
-    let (lx2_lo, lx2_hi) = (rd(x2.ln_ref()), ru(x2.ln_ref()));
+    let (lx2_lo, lx2_hi) = (down(P, x2.ln_ref()), up(P, x2.ln_ref()));
     let half_x2 = Float::with_val(P, &x2 >> 1u32);
     // -x²/2 - ln(2π)/2 - ln x²
-    let lo = -ru(&half_x2 + &ru(&ru(&l2pi_hi >> 1u32) + &lx2_hi));
-    let hi = -rd(&half_x2 + &rd(&rd(&l2pi_lo >> 1u32) + &lx2_lo));
+    let lo = -up(P, &half_x2 + &up(P, &up(P, &l2pi_hi >> 1u32) + &lx2_hi));
+    let hi = -down(P, &half_x2 + &down(P, &down(P, &l2pi_lo >> 1u32) + &lx2_lo));
     (lo, hi)
 }
 
 /// `[lo, hi]` enclosing the bracket `(1 - 3/x², 1 - 3/x² + 15/x⁴)` (outward).
 fn series_factor(x: f64) -> (Float, Float) {
     let x2 = Float::with_val(P, Float::with_val(53, x).square_ref());
-    let t_lo = rd(Float::with_val(P, 3u32) / &x2);
-    let t_hi = ru(Float::with_val(P, 3u32) / &x2);
-    let lo = rd(1u32 - Float::with_val(P, &t_hi));
-    let q_hi = ru(Float::with_val(P, 15u32) / ru(x2.square_ref()));
-    let hi = ru(&ru(1u32 - Float::with_val(P, &t_lo)) + &q_hi);
+    let t_lo = down(P, Float::with_val(P, 3u32) / &x2);
+    let t_hi = up(P, Float::with_val(P, 3u32) / &x2);
+    let lo = down(P, 1u32 - Float::with_val(P, &t_hi));
+    let q_hi = up(P, Float::with_val(P, 15u32) / up(P, x2.square_ref()));
+    let hi = up(P, &up(P, 1u32 - Float::with_val(P, &t_lo)) + &q_hi);
     (lo, hi)
 }
 
@@ -60,8 +48,8 @@ fn lower_tail_log_lies_between_the_asymptotic_bounds() {
     ] {
         let (a_lo, a_hi) = ln_phi_over_x2(x);
         let (f_lo, f_hi) = series_factor(x);
-        let lo = rd(&a_lo + &rd(f_lo.ln_ref()));
-        let hi = ru(&a_hi + &ru(f_hi.ln_ref()));
+        let lo = down(P, &a_lo + &down(P, f_lo.ln_ref()));
+        let hi = up(P, &a_hi + &up(P, f_hi.ln_ref()));
         let r = ln_h(-x).unwrap();
         assert!(
             r.upper >= lo && r.lower <= hi,
@@ -82,8 +70,8 @@ fn lower_tail_value_lies_between_the_asymptotic_bounds() {
     for x in [10.0, 20.0, 30.0, 37.0, 38.5, 40.0, 1e3, 1e8] {
         let (a_lo, a_hi) = ln_phi_over_x2(x);
         let (f_lo, f_hi) = series_factor(x);
-        let lo = rd(&rd(a_lo.exp_ref()) * &f_lo);
-        let hi = ru(&ru(a_hi.exp_ref()) * &f_hi);
+        let lo = down(P, &down(P, a_lo.exp_ref()) * &f_lo);
+        let hi = up(P, &up(P, a_hi.exp_ref()) * &f_hi);
         let r = h(-x).unwrap();
         assert!(
             r.upper >= lo && r.lower <= hi,
@@ -105,8 +93,8 @@ fn h_near_f64_underflow_rounds_correctly() {
     for x in [37.5, 38.0, 38.4, 38.5, 38.6] {
         let (a_lo, a_hi) = ln_phi_over_x2(x);
         let (f_lo, f_hi) = series_factor(x);
-        let lo = rd(&rd(a_lo.exp_ref()) * &f_lo);
-        let hi = ru(&ru(a_hi.exp_ref()) * &f_hi);
+        let lo = down(P, &down(P, a_lo.exp_ref()) * &f_lo);
+        let hi = up(P, &up(P, a_hi.exp_ref()) * &f_hi);
         if lo.to_f64() == hi.to_f64() {
             assert_eq!(h(-x).unwrap().value, lo.to_f64(), "h(-{x})");
         }
@@ -119,7 +107,7 @@ fn upper_tail_lies_between_z_and_z_plus_phi_over_z2() {
         let (_, a_hi) = ln_phi_over_x2(z);
         let r = h(z).unwrap();
         let lo = Float::with_val(53, z);
-        let hi = ru(&lo + &ru(a_hi.exp_ref()));
+        let hi = up(P, &lo + &up(P, a_hi.exp_ref()));
         // The enclosure must meet (z, z + φ(z)/z²].
         assert!(
             r.upper > lo && r.lower <= hi,

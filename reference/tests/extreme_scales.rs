@@ -1,9 +1,15 @@
 //! Source of truth: bounds that follow from MATH.md's properties of `h` alone, at the edges of
 //! f64's range. For `u ≥ 0`, `h(u) - u = h(-u) ∈ (0, h(0)]`, so the PBGI root of
 //! `h(u) = c/σ ≥ h(0)` satisfies `μ + c - σ·h(0) ≤ g < μ + c`; for `c/σ ≤ 1e-300`,
-//! `u < -37` (since `h(-37) ≈ 1.5e-301`).
+//! `u < -37` (since `h(-37) ≈ 1.5e-301`). Values below every double or next to the overflow
+//! threshold `T = 2^1024 - 2^970`, known in closed form (LogEIPC's forms at `σ = 0`, `ln(1 + t)`
+//! with `t > 0`) or bracketed by values of `h` (mpmath), round by the side they lie on: the sign
+//! of a zero, `±f64::MAX` or `±∞` (cases found by mutation testing, `proofs-notes/mutants.md`).
 
-use pbgi_reference::{ei, h, ln_h, log_ei, pbgi, pbgi_lognormal, Float};
+use pbgi_reference::{
+    ei, h, ln_h, log_ei, log_eipc, log_eipc_exp, log_eipc_inv, pbgi, pbgi_bisection_with,
+    pbgi_lognormal, Accuracy, Float,
+};
 
 fn big(decimal: &str) -> Float {
     Float::with_val(64, Float::parse(decimal).unwrap())
@@ -107,5 +113,99 @@ fn tails_below_the_working_precision_round_the_right_way() {
             "pbgi({mu}, {sigma}, {cost})"
         );
         assert!(g.upper <= m);
+    }
+}
+
+#[test]
+fn a_zero_value_has_the_sign_of_the_exact_value() {
+    // σ = 0, y - μ = 1: LogEIPC-exp = ln 1 - (m + s²/2) = -s²/2 and LogEIPC-inv = +s²/2, here
+    // ∓2^-1201 exactly (a point enclosure), below every double: correctly rounded, -0 and +0.
+    let s = 2f64.powi(-600);
+    let tiny = Float::with_val(53, 1) >> 1201u32;
+    let exp = log_eipc_exp(0.0, 0.0, 1.0, 0.0, s).unwrap();
+    assert_eq!(exp.value.to_bits(), (-0.0f64).to_bits());
+    assert!(exp.lower == exp.upper && exp.lower == -tiny.clone());
+    let inv = log_eipc_inv(0.0, 0.0, 1.0, 0.0, s).unwrap();
+    assert_eq!(inv.value.to_bits(), 0.0f64.to_bits());
+    assert!(inv.lower == inv.upper && inv.lower == tiny);
+    // σ = 2^-40, y - μ = 1, m = s = 0: both forms are ln EI = ln(1 + t), t = σ·h(-2^40) > 0,
+    // positive and below every double (t ≈ e^(-2^79)): +0. The enclosure's lower end is
+    // `0 - 0` rounded down, which is -0 in MPFR, and open (the exact value exceeds it).
+    // (No `{:?}` of the enclosure in the messages: its upper end's exponent is near -2^79.)
+    for (name, r) in [
+        (
+            "exp",
+            log_eipc_exp(0.0, 2f64.powi(-40), 1.0, 0.0, 0.0).unwrap(),
+        ),
+        (
+            "inv",
+            log_eipc_inv(0.0, 2f64.powi(-40), 1.0, 0.0, 0.0).unwrap(),
+        ),
+        ("c = 1", log_eipc(0.0, 2f64.powi(-40), 1.0, 1.0).unwrap()),
+    ] {
+        assert_eq!(r.value.to_bits(), 0.0f64.to_bits(), "{name}: {}", r.value);
+        assert!(r.lower <= 0 && r.upper > 0, "{name}");
+    }
+}
+
+#[test]
+fn values_next_to_the_overflow_threshold_round_by_the_side_they_lie_on() {
+    // T = 2^1024 - 2^970, the midpoint between f64::MAX and 2^1024: T itself rounds to
+    // infinity (ties to even), every real of smaller magnitude to ±f64::MAX. With y - μ = 1,
+    // m = (2^53 - 2^28 - 3)·2^970 and s = (2^26 + 1)·2^486, m + s²/2 = T exactly, so
+    // LogEIPC-exp = -T with σ = 0, and -T + ln(1 + t) with σ = 2^-40 (t = σ·h(-2^40) > 0, an
+    // open lower end at -T); LogEIPC-inv with -m: +T and T + ln(1 + t).
+    let m = (2f64.powi(53) - 2f64.powi(28) - 3.0) * 2f64.powi(970);
+    let s = (2f64.powi(26) + 1.0) * 2f64.powi(486);
+    let t = (Float::with_val(64, 1) << 1024u32) - (Float::with_val(64, 1) << 970u32);
+    let sigma = 2f64.powi(-40);
+    let point = log_eipc_exp(0.0, 0.0, 1.0, m, s).unwrap();
+    assert_eq!(point.value, f64::NEG_INFINITY);
+    assert!(point.lower == point.upper && point.lower == -t.clone());
+    let open = log_eipc_exp(0.0, sigma, 1.0, m, s).unwrap();
+    assert_eq!(open.value, -f64::MAX);
+    assert!(open.lower == -t.clone() && open.upper > -t.clone());
+    let point = log_eipc_inv(0.0, 0.0, 1.0, -m, s).unwrap();
+    assert_eq!(point.value, f64::INFINITY);
+    assert!(point.lower == point.upper && point.lower == t);
+    let open = log_eipc_inv(0.0, sigma, 1.0, -m, s).unwrap();
+    assert_eq!(open.value, f64::INFINITY);
+    assert!(open.lower == t && open.upper > t);
+}
+
+#[test]
+fn a_positive_pbgi_below_half_the_smallest_subnormal_is_plus_zero() {
+    // μ = 0, σ = 2^-1073, c = 2^-1074: the root is σ·u* with h(u*) = c/σ = 1/2, and
+    // h(0) = 0.3989… < 1/2 < h(1/4) = 0.5363… (mpmath), so 0 < u* < 1/4 and
+    // 0 < PBGI < 2^-1075: correctly rounded, +0.
+    let (sigma, cost) = (2f64.powi(-1073), 2f64.powi(-1074));
+    let half_tiny = Float::with_val(53, 1) >> 1075u32;
+    for r in [
+        pbgi(0.0, sigma, cost).unwrap(),
+        pbgi_bisection_with(0.0, sigma, cost, &Accuracy::default()).unwrap(),
+    ] {
+        assert_eq!(r.value.to_bits(), 0.0f64.to_bits());
+        assert!(r.lower > 0 && r.upper < half_tiny);
+    }
+}
+
+#[test]
+fn pbgi_next_to_minus_f64_max_rounds_by_the_overflow_threshold() {
+    // c/σ = 1e-10: the root u* of h(u) = 1e-10 lies in (-6.25, -6) (h(-6.25) = 3.1e-11,
+    // h(-6) = 1.6e-10, mpmath), so PBGI = -f64::MAX + σ·u*. With σ = 2^960 that is within
+    // 6.25·2^960 < 2^970 of -f64::MAX, above -T (T = 2^1024 - 2^970, the midpoint between
+    // f64::MAX and 2^1024): -f64::MAX. With σ = 2^968 it is beyond -f64::MAX - 6·2^968 < -T:
+    // -inf.
+    for (sigma, expected) in [
+        (2f64.powi(960), -f64::MAX),
+        (2f64.powi(968), f64::NEG_INFINITY),
+    ] {
+        let cost = sigma * 1e-10;
+        for r in [
+            pbgi(-f64::MAX, sigma, cost).unwrap(),
+            pbgi_bisection_with(-f64::MAX, sigma, cost, &Accuracy::default()).unwrap(),
+        ] {
+            assert_eq!(r.value, expected, "σ = {sigma:e}");
+        }
     }
 }

@@ -3,9 +3,9 @@
 //! the quadrature, exact answer known), and closed forms for one normal box (MATH.md: one box
 //! without outside option has objective `E[X] + c`; with `y0 > g` it is
 //! `y0 - σ·h((y0 - μ)/σ) + c`, `h` from the certified `pbgi_reference::h`).
-mod pandora_support;
+mod common;
 
-use pandora_support::{instances, runner};
+use common::pandora::{instances, runner};
 use pbgi_reference::pandora::{
     evaluate, evaluate_general, nearest_f64, Distribution, IndexPolicy, Instance, PandoraBox, Tie,
 };

@@ -1,9 +1,9 @@
 //! Theorem 1 (stopping paper) in the Pandora setting, exactly: on random discrete instances
 //! with a common mean, the expected cost of "open x₁, then PBGI with its stopping rule" never
 //! exceeds `C + U`. Prints the tightness figures `E[cost]/(C + U)` (run with `--nocapture`).
-mod pandora_support;
+mod common;
 
-use pandora_support::{instances, runner};
+use common::pandora::{instances, runner};
 use pbgi_reference::pandora::{theorem1, Instance, PandoraBox};
 use proptest::prelude::*;
 use rug::{Float, Rational};

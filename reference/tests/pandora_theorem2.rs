@@ -4,9 +4,9 @@
 //! `E[best] = V*(λ*c) - λ*B`, which by weak duality (`E[best_π] ≥ V*(λc) - λB` for every
 //! policy with `E[cost_π] ≤ B` and every `λ ≥ 0`) proves the mixture optimal for the budget
 //! problem; (3) the dual `D(λ) = V*(λc) - λB` at other `λ` never exceeds `D(λ*)`.
-mod pandora_support;
+mod common;
 
-use pandora_support::{instances, runner};
+use common::pandora::{instances, runner};
 use pbgi_reference::pandora::{
     kww_objective, solve_budget, solve_dp, BudgetSolution, Instance, PandoraBox, ScaledPolicy,
 };

@@ -3,9 +3,9 @@
 //! every tie rule; and the DP's optimal first actions are exactly index-policy actions.
 //! Source of truth: the DP (`pandora::dp`) and the KWW closed form, both independent of the
 //! policy evaluation.
-mod pandora_support;
+mod common;
 
-use pandora_support::{instances, runner};
+use common::pandora::{instances, runner};
 use pbgi_reference::pandora::{
     evaluate, kww_objective, product_formula_cost, solve_dp, Action, IndexPolicy, Instance,
     PandoraBox, Tie,

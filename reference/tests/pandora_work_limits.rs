@@ -1,9 +1,9 @@
 //! The exact solves' size limits: the DP's size is known before it runs and refused beyond
 //! the limits (without doing the work); the number-size bound really bounds every number the
 //! DP produces; the budget solve stops at its work limit; progress is reported.
-mod pandora_support;
+mod common;
 
-use pandora_support::{instances, runner};
+use common::pandora::{instances, runner};
 use pbgi_reference::pandora::{
     dp_size, number_bits, solve_budget_with, solve_dp_with, Instance, PandoraBox, Progress,
     WorkLimits,

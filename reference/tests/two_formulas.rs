@@ -6,6 +6,8 @@
 //! * `log_ei` against `ln` of `ei`'s enclosure, and PBGI's bracket against `ei`;
 //! * `log_ndtr` against `ln` (or `log1p`) of MPFR's `erfc` form; gradients at two precisions.
 
+mod common;
+use common::{down, up};
 use pbgi_reference::{
     ei, ei_grad_with, ei_with, h_with, log_ei, log_ei_grad_with, log_ei_with, log_eipc_with,
     log_ndtr_with, pbgi, pbgi_grad_with, pbgi_with, Accuracy, Certified, Float,
@@ -14,35 +16,24 @@ use rug::float::{Constant, Round};
 
 const P: u32 = 400;
 
-fn rd<T>(v: T) -> Float
-where
-    Float: rug::ops::AssignRound<T, Round = Round, Ordering = std::cmp::Ordering>,
-{
-    Float::with_val_round(P, v, Round::Down).0
-}
-
-fn ru<T>(v: T) -> Float
-where
-    Float: rug::ops::AssignRound<T, Round = Round, Ordering = std::cmp::Ordering>,
-{
-    Float::with_val_round(P, v, Round::Up).0
-}
-
 /// `Φ(z) = erfc(-z/√2)/2` enclosed with directed rounding.
 fn cdf_closed_form(z: f64) -> (Float, Float) {
     let (s2_lo, s2_hi) = (
-        rd(Float::with_val(P, 2u32).sqrt_ref()),
-        ru(Float::with_val(P, 2u32).sqrt_ref()),
+        down(P, Float::with_val(P, 2u32).sqrt_ref()),
+        up(P, Float::with_val(P, 2u32).sqrt_ref()),
     );
     let minus_z = Float::with_val(53, -z);
     // t = -z/√2 enclosed (its sign decides which end of √2 gives which end of t)
     let (t_lo, t_hi) = if z <= 0.0 {
-        (rd(&minus_z / &s2_hi), ru(&minus_z / &s2_lo))
+        (down(P, &minus_z / &s2_hi), up(P, &minus_z / &s2_lo))
     } else {
-        (rd(&minus_z / &s2_lo), ru(&minus_z / &s2_hi))
+        (down(P, &minus_z / &s2_lo), up(P, &minus_z / &s2_hi))
     };
     // erfc decreasing
-    (rd(t_hi.erfc_ref()) >> 1u32, ru(t_lo.erfc_ref()) >> 1u32)
+    (
+        down(P, t_hi.erfc_ref()) >> 1u32,
+        up(P, t_lo.erfc_ref()) >> 1u32,
+    )
 }
 
 /// `h(z) = z·Φ(z) + φ(z)`, `Φ(z) = erfc(-z/√2)/2`, enclosed with directed rounding.
@@ -50,22 +41,22 @@ fn closed_form(z: f64) -> (Float, Float) {
     let zf = Float::with_val(53, z);
     let (cdf_lo, cdf_hi) = cdf_closed_form(z);
     let (zc_lo, zc_hi) = if z >= 0.0 {
-        (rd(&zf * &cdf_lo), ru(&zf * &cdf_hi))
+        (down(P, &zf * &cdf_lo), up(P, &zf * &cdf_hi))
     } else {
-        (rd(&zf * &cdf_hi), ru(&zf * &cdf_lo))
+        (down(P, &zf * &cdf_hi), up(P, &zf * &cdf_lo))
     };
     let half_z2 = Float::with_val(P, zf.square_ref()) >> 1u32;
     let (e_lo, e_hi) = (
-        rd(Float::with_val(P, -&half_z2).exp_ref()),
-        ru(Float::with_val(P, -&half_z2).exp_ref()),
+        down(P, Float::with_val(P, -&half_z2).exp_ref()),
+        up(P, Float::with_val(P, -&half_z2).exp_ref()),
     );
-    let (pi_lo, pi_hi) = (rd(Constant::Pi), ru(Constant::Pi));
+    let (pi_lo, pi_hi) = (down(P, Constant::Pi), up(P, Constant::Pi));
     let (r_lo, r_hi) = (
-        rd(Float::with_val(P, &pi_lo * 2u32).sqrt_ref()),
-        ru(Float::with_val(P, &pi_hi * 2u32).sqrt_ref()),
+        down(P, Float::with_val(P, &pi_lo * 2u32).sqrt_ref()),
+        up(P, Float::with_val(P, &pi_hi * 2u32).sqrt_ref()),
     );
-    let (phi_lo, phi_hi) = (rd(&e_lo / &r_hi), ru(&e_hi / &r_lo));
-    (rd(&zc_lo + &phi_lo), ru(&zc_hi + &phi_hi))
+    let (phi_lo, phi_hi) = (down(P, &e_lo / &r_hi), up(P, &e_hi / &r_lo));
+    (down(P, &zc_lo + &phi_lo), up(P, &zc_hi + &phi_hi))
 }
 
 fn overlaps(a: &Certified, lo: &Float, hi: &Float) -> bool {
@@ -128,12 +119,12 @@ fn log_ndtr_closed_form_through_erfc_overlaps() {
         let (lo, hi) = if x > 0.0 {
             let (q_lo, q_hi) = cdf_closed_form(-x);
             (
-                rd(Float::with_val(P, -&q_hi).ln_1p_ref()),
-                ru(Float::with_val(P, -&q_lo).ln_1p_ref()),
+                down(P, Float::with_val(P, -&q_hi).ln_1p_ref()),
+                up(P, Float::with_val(P, -&q_lo).ln_1p_ref()),
             )
         } else {
             let (c_lo, c_hi) = cdf_closed_form(x);
-            (rd(c_lo.ln_ref()), ru(c_hi.ln_ref()))
+            (down(P, c_lo.ln_ref()), up(P, c_hi.ln_ref()))
         };
         for acc in [Accuracy::default(), wide(), tight()] {
             let r = log_ndtr_with(x, &acc).unwrap();
@@ -266,7 +257,7 @@ fn log_ei_overlaps_ln_of_ei() {
         (1e-10, 1e-12, 0.0),
     ] {
         let e = ei(mu, sigma, y).unwrap();
-        let (lo, hi) = (rd(e.lower.ln_ref()), ru(e.upper.ln_ref()));
+        let (lo, hi) = (down(P, e.lower.ln_ref()), up(P, e.upper.ln_ref()));
         let l = log_ei(mu, sigma, y).unwrap();
         assert!(overlaps(&l, &lo, &hi), "log_ei({mu},{sigma},{y})");
     }

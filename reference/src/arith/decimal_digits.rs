@@ -23,7 +23,7 @@
 //! Tested against `mpfr_get_str` (`tests` below: `digits_match_mpfr` for the digits,
 //! `split_digits_match_mpfr` for the two halves, `text_is_mpfr_digits_laid_out` for the text).
 
-use crate::short_float::{widening_mul, Short};
+use crate::arith::short_float::{widening_mul, Short};
 use rug::float::Round;
 use rug::Float;
 
@@ -664,7 +664,7 @@ pub(crate) fn push_decimal(x: &Float, digits: usize, round: Round, out: &mut Vec
         return;
     }
     // MPFR's conversion works within the thread's exponent range, which must hold `x`'s.
-    crate::interval::widen_exponent_range();
+    crate::arith::mpfr::widen_exponent_range();
     let rnd = if round == Round::Down {
         mpfr::rnd_t::RNDD
     } else {
@@ -737,7 +737,7 @@ fn push_integer(out: &mut Vec<u8>, v: i128) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::interval::{down, up, widen_exponent_range};
+    use crate::arith::mpfr::{down, up, widen_exponent_range};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
     use rug::ops::Pow;

@@ -3,7 +3,6 @@
 //! Values are small rationals `k/d` (`|k| ≤ 6`, `d ∈ {1, 2, 3}`) so that ties between indices,
 //! atoms and the outside option happen often; probabilities are normalised integer weights;
 //! costs are `k/4`.
-#![allow(dead_code)]
 use pbgi_reference::pandora::{Instance, PandoraBox};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};

@@ -30,7 +30,7 @@
 //!
 //! Tested bit for bit against MPFR (`tests` below, `matches_mpfr_bit_for_bit`).
 
-use crate::wide_float::{Direction, Wide};
+use crate::arith::wide_float::{Direction, Wide};
 use rug::float::Round;
 use rug::Float;
 use std::sync::OnceLock;
@@ -78,7 +78,7 @@ fn tables() -> Option<&'static Tables> {
     static TABLES: OnceLock<Option<Tables>> = OnceLock::new();
     TABLES
         .get_or_init(|| {
-            crate::interval::widen_exponent_range();
+            crate::arith::mpfr::widen_exponent_range();
             let exp_neg = |num: u32, den: u32| {
                 let (q_up, q_down) = (
                     Float::with_val_round(420, &Float::with_val(64, num) / den, Round::Up).0,
@@ -326,7 +326,7 @@ fn read_fixed(limbs: &[u64; 3], n: usize, exp: i64) -> Option<U192> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::interval::widen_exponent_range;
+    use crate::arith::mpfr::widen_exponent_range;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

@@ -53,7 +53,8 @@ impl Short {
     /// Zero.
     pub const ZERO: Short = Short { m: 0, e: 0 };
 
-    /// MPFR's exponent: `2^(e-1) ≤ value < 2^e`; `None` for zero (as [`crate::interval::exponent`]).
+    /// MPFR's exponent: `2^(e-1) ≤ value < 2^e`; `None` for zero (as
+    /// [`crate::arith::mpfr::exponent`]).
     pub fn exponent(self) -> Option<i64> {
         (self.m != 0).then_some(self.e)
     }
@@ -215,7 +216,7 @@ impl Short {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::interval::{down, widen_exponent_range};
+    use crate::arith::mpfr::{down, widen_exponent_range};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -271,7 +272,7 @@ mod tests {
             let prec = precisions(&mut rng);
             let f = random_float(&mut rng, prec, 1 << 20);
             let s = Short::from_float(&f).unwrap();
-            assert_eq!(s.exponent(), crate::interval::exponent(&f));
+            assert_eq!(s.exponent(), crate::arith::mpfr::exponent(&f));
             assert!(same(&s.to_float(prec), &f), "{f} at {prec}");
             // Written over another value (negative, other exponent) of the same precision.
             let mut g = Float::with_val(prec, -3.5);

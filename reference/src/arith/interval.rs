@@ -4,8 +4,9 @@
 //! exact result of the operation on any points of the operand intervals lies inside. MPFR's
 //! functions are correctly rounded in the requested direction, which makes each bound rigorous.
 
+use crate::arith::mpfr::{down, exponent, up};
 use rug::float::{Constant, Round};
-use rug::ops::{AddAssignRound, AssignRound, MulAssignRound};
+use rug::ops::{AddAssignRound, MulAssignRound};
 use rug::Float;
 use std::cmp::Ordering;
 
@@ -14,53 +15,6 @@ use std::cmp::Ordering;
 pub(crate) struct Interval {
     pub lo: Float,
     pub hi: Float,
-}
-
-/// `val` rounded toward −∞ at `prec` bits.
-pub(crate) fn down<T>(prec: u32, val: T) -> Float
-where
-    Float: AssignRound<T, Round = Round, Ordering = Ordering>,
-{
-    Float::with_val_round(prec, val, Round::Down).0
-}
-
-/// `val` rounded toward +∞ at `prec` bits.
-pub(crate) fn up<T>(prec: u32, val: T) -> Float
-where
-    Float: AssignRound<T, Round = Round, Ordering = Ordering>,
-{
-    Float::with_val_round(prec, val, Round::Up).0
-}
-
-/// Widens MPFR's exponent range (per-thread state) to its maximum, so that values such as
-/// `φ(1e8) = exp(-5e15)` neither underflow nor overflow. Idempotent and cheap. Every certified
-/// entry point calls it first, so it also installs the cache of MPFR's limb blocks
-/// (`limb_memory.rs`, once per process).
-pub(crate) fn widen_exponent_range() {
-    use gmp_mpfr_sys::mpfr;
-    crate::limb_memory::install();
-    // SAFETY: these calls only read/write MPFR's thread-local exponent bounds; every Float
-    // in this crate is created after the call, so none is outside the new (wider) range.
-    unsafe {
-        let (emin, emax) = (mpfr::get_emin_min(), mpfr::get_emax_max());
-        if mpfr::get_emin() != emin {
-            mpfr::set_emin(emin);
-        }
-        if mpfr::get_emax() != emax {
-            mpfr::set_emax(emax);
-        }
-    }
-}
-
-/// Binary exponent `e` of a regular (finite, non-zero) float, `2^(e-1) ≤ |x| < 2^e`.
-/// Read from MPFR directly: rug's `get_exp` is limited to `i32`.
-pub(crate) fn exponent(x: &Float) -> Option<i64> {
-    if x.is_normal() {
-        // SAFETY: `x` is a valid, initialised mpfr_t.
-        Some(unsafe { gmp_mpfr_sys::mpfr::get_exp(x.as_raw()) } as i64)
-    } else {
-        None
-    }
 }
 
 /// `log2 |x|` to within one unit, for precision heuristics (0 for zero / non-finite).
@@ -103,7 +57,7 @@ pub(crate) fn exact_difference_f64(y: f64, mu: f64) -> Float {
 /// `y - mu`; a zero difference is `+0`, as MPFR's additions give it (round to nearest: `+0`
 /// plus a zero of either sign is `+0`). `None` for `prec > 192` or non-finite input.
 fn difference_by_limbs(y: f64, mu: f64, prec: u32) -> Option<Float> {
-    use crate::wide_float::{Direction, Wide};
+    use crate::arith::wide_float::{Direction, Wide};
     if prec > 192 || !y.is_finite() || !mu.is_finite() {
         return None;
     }
@@ -224,7 +178,7 @@ impl Interval {
     /// Wider intervals take two exponentials (proof note §2).
     pub fn exp(&self, p: u32) -> Interval {
         // MPFR's RD_p(exp(lo)), by fixed-point arithmetic where that settles it (`fixed_exp.rs`).
-        let (lo, dir) = match crate::fixed_exp::exp_down(&self.lo, p) {
+        let (lo, dir) = match crate::arith::fixed_exp::exp_down(&self.lo, p) {
             Some(lo) => (lo, Ordering::Less),
             None => Float::with_val_round(p, self.lo.exp_ref(), Round::Down),
         };
@@ -293,7 +247,7 @@ impl Interval {
     /// (proof note §2).
     pub fn ln_1p(&self, p: u32) -> Interval {
         // MPFR's RD_p(log1p(lo)), by fixed-point arithmetic where that settles it.
-        let (lo, dir) = match crate::fixed_ln::ln_1p_down(&self.lo, p) {
+        let (lo, dir) = match crate::arith::fixed_ln::ln_1p_down(&self.lo, p) {
             Some(lo) => (lo, Ordering::Less),
             None => Float::with_val_round(p, self.lo.ln_1p_ref(), Round::Down),
         };
@@ -319,7 +273,7 @@ impl Interval {
 /// MPFR's `RD_p(ln x)` with its ternary value, by fixed-point arithmetic where that settles it
 /// (`fixed_ln.rs`: the same float, bit for bit).
 fn ln_down(x: &Float, p: u32) -> (Float, Ordering) {
-    match crate::fixed_ln::ln_down(x, p) {
+    match crate::arith::fixed_ln::ln_down(x, p) {
         Some(lo) => (lo, Ordering::Less),
         None => Float::with_val_round(p, x.ln_ref(), Round::Down),
     }
@@ -400,6 +354,7 @@ fn cached(p: u32, which: u8, compute: impl FnOnce() -> Interval) -> Interval {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arith::mpfr::widen_exponent_range;
 
     /// `exact_difference_f64(y, mu)` is `exact_sum` of the exact floats `y` and `-mu` bit for bit
     /// (value, precision, the sign of a zero), over zeros of both signs, subnormals, the

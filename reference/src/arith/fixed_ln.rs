@@ -1,7 +1,7 @@
 //! `ln y` rounded toward −∞ to `p ≤ 128` bits for `y > 0` of precision `≤ 189`, by fixed-point
-//! arithmetic (the 192-bit numbers of [`crate::fixed_exp`], unit `U = 2^-188`, and 256-bit sums):
-//! MPFR's correctly rounded result, bit for bit, or `None` when the enclosure below does not
-//! decide the rounding (then MPFR computes it).
+//! arithmetic (the 192-bit numbers of [`crate::arith::fixed_exp`], unit `U = 2^-188`, and
+//! 256-bit sums): MPFR's correctly rounded result, bit for bit, or `None` when the enclosure
+//! below does not decide the rounding (then MPFR computes it).
 //!
 //! 1. `y = m·2^k`, `1 ≤ m < 2`, `|k| ≤ 2^20`; `m` is read exactly as `M·U`.
 //! 2. `j = ⌊64(m − 1)⌋` and `c = n_j/512`, `n_j = ⌊2^15/(65 + j)⌋`, so `c ≤ 1/(1 + (j+1)/64)`
@@ -25,8 +25,8 @@
 //!
 //! Tested bit for bit against MPFR (`tests` below, `matches_mpfr_bit_for_bit`).
 
-use crate::fixed_exp::{enclose, mul, F, U192};
-use crate::short_float::Short;
+use crate::arith::fixed_exp::{enclose, mul, F, U192};
+use crate::arith::short_float::Short;
 use rug::float::{Constant, Round};
 use rug::Float;
 use std::sync::OnceLock;
@@ -56,7 +56,7 @@ fn tables() -> Option<&'static Tables> {
     static TABLES: OnceLock<Option<Tables>> = OnceLock::new();
     TABLES
         .get_or_init(|| {
-            crate::interval::widen_exponent_range();
+            crate::arith::mpfr::widen_exponent_range();
             let ln2 = enclose(
                 &Float::with_val_round(400, Constant::Log2, Round::Down).0,
                 &Float::with_val_round(400, Constant::Log2, Round::Up).0,
@@ -281,7 +281,7 @@ pub(crate) fn ln_1p_down(x: &Float, p: u32) -> Option<Float> {
     if !x.is_normal() {
         return None;
     }
-    let e = crate::interval::exponent(x)?;
+    let e = crate::arith::mpfr::exponent(x)?;
     // x is a multiple of 2^(e - prec) and below 2^e: 1 + x needs the bits from
     // min(e - prec, 0) up to max(e, 1) (one more for a carry).
     let bottom = (e - i64::from(x.prec())).min(0);
@@ -300,7 +300,7 @@ pub(crate) fn ln_1p_down(x: &Float, p: u32) -> Option<Float> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::interval::widen_exponent_range;
+    use crate::arith::mpfr::widen_exponent_range;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

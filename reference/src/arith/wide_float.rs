@@ -40,7 +40,7 @@
 //! `quotients_match_mpfr_bit_for_bit`, `roundings_match_mpfr_bit_for_bit`,
 //! `conversions_round_trip`).
 
-use crate::short_float::{widening_mul, Short};
+use crate::arith::short_float::{widening_mul, Short};
 use rug::{Assign, Float};
 use std::cmp::Ordering;
 
@@ -684,7 +684,7 @@ impl Ord for Wide {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::interval::{down, up, widen_exponent_range};
+    use crate::arith::mpfr::{down, up, widen_exponent_range};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
     use rug::float::Round;
@@ -776,7 +776,7 @@ mod tests {
             v <<= 100u32;
             let scaled = Float::with_val(256, &f << (292 - w.e) as i32);
             assert_eq!(v, scaled, "{f} at {prec}");
-            assert_eq!(w.exponent(), crate::interval::exponent(&f));
+            assert_eq!(w.exponent(), crate::arith::mpfr::exponent(&f));
             assert!(same(&w.to_float(prec), &f), "{f} at {prec}");
             let mut g = Float::with_val(prec, -3.5);
             w.store(&mut g);
