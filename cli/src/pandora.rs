@@ -6,8 +6,8 @@
 //! is the library's ([`pbgi_conformance::pandora`]); here are the arguments and the terminal.
 use crate::{io, CliResult};
 use pbgi_conformance::pandora::{format, report};
-use pbgi_reference::pandora::work::{DEFAULT_MAX_WORK, MAX_STATES_CEILING};
-use pbgi_reference::pandora::{Progress, WorkLimits};
+use pbgi_reference::pandora::work::DEFAULT_MAX_WORK;
+use pbgi_reference::pandora::Progress;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
