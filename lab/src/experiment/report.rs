@@ -4,7 +4,8 @@
 //! the raw runs from which `pbgi merge` rebuilds everything), and the on-screen table. No file
 //! carries a timing.
 use super::config::ExperimentConfig;
-use super::study::{settings, ExperimentResults, RunResult};
+use super::run::RunResult;
+use super::study::{settings, ExperimentResults};
 use crate::study::config::{format_number, to_toml};
 use crate::study::output::{csv_document, field, read_csv, Files};
 use crate::study::plot::{regret_figure, Marker, RegretPanel};
