@@ -18,7 +18,7 @@ use super::config::ExperimentConfig;
 use super::study::{settings, ExperimentResults};
 use crate::study::config::to_toml;
 use crate::study::output::Files;
-use crate::study::shard::{Manifest, Shard, StudyKind, MANIFEST};
+use crate::study::shard::{read_shards, shard_directory, Shard, StudyKind};
 use std::path::Path;
 use summary::setting_label;
 use tables::summary_files;
@@ -58,17 +58,12 @@ pub fn shard_files(
     results: &ExperimentResults,
     shard: Shard,
 ) -> Result<Files, String> {
-    let manifest = Manifest {
-        study: StudyKind::Experiment,
-        shard: shard.to_string(),
-    };
-    let mut files = raw_files(results, config.initial_points)?;
-    files.push((
-        "config.toml".to_string(),
-        to_toml(&config.effective()?)?.into_bytes(),
-    ));
-    files.push((MANIFEST.to_string(), to_toml(&manifest)?.into_bytes()));
-    Ok(files)
+    shard_directory(
+        StudyKind::Experiment,
+        shard,
+        raw_files(results, config.initial_points)?,
+        to_toml(&config.effective()?)?,
+    )
 }
 
 /// Merges shard directories (already checked to be a complete set with one configuration):
@@ -76,11 +71,11 @@ pub fn shard_files(
 pub fn merge(config: &ExperimentConfig, dirs: &[&Path]) -> Result<(String, Files), String> {
     config.validate()?;
     let rules = super::study::rule_names(&config.rule_factories()?);
-    let mut runs = Vec::new();
-    for dir in dirs {
-        runs.extend(read_raw(config, &rules, dir)?);
-    }
-    runs.sort_by_key(|r| (r.setting, r.sample, r.acquisition));
+    let runs = read_shards(
+        dirs,
+        |dir| read_raw(config, &rules, dir),
+        |r| (r.setting, r.sample, r.acquisition),
+    )?;
     let expected = settings(config).len() * config.samples * config.acquisitions.len();
     if runs.len() != expected
         || runs.windows(2).any(|w| {

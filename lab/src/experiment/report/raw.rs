@@ -4,7 +4,7 @@
 use super::summary::{setting_label, HINDSIGHT};
 use crate::experiment::study::settings;
 use crate::experiment::{ExperimentConfig, ExperimentResults, RunResult};
-use crate::study::output::{csv_document, field, read_csv, Files};
+use crate::study::output::{csv_document, field, line_of, read_csv, read_csv_groups, Files};
 use std::path::Path;
 
 /// Columns of `runs.csv`: one row per run and rule (and the run's Hindsight row).
@@ -92,18 +92,16 @@ pub fn read_raw(
     let settings = settings(config);
     let cap = config.max_evals;
     let path = dir.join("trajectories.csv");
-    let records = read_csv(&path, &TRAJECTORY_HEADER)?;
-    if records.len() % cap != 0 {
-        return Err(format!(
-            "{}: {} rows is not a whole number of runs of {cap} evaluations",
-            path.display(),
-            records.len()
-        ));
-    }
+    let groups = read_csv_groups(
+        &path,
+        &TRAJECTORY_HEADER,
+        cap,
+        &format!("runs of {cap} evaluations"),
+    )?;
     let mut runs = Vec::new();
-    for chunk in records.chunks(cap) {
+    for chunk in &groups {
         let first = &chunk[0];
-        let line = first.position().map_or(0, |p| p.line());
+        let line = line_of(first);
         let lambda: f64 = field(&path, first, &TRAJECTORY_HEADER, 1)?;
         let setting = settings
             .iter()
@@ -133,7 +131,7 @@ pub fn read_raw(
                 || record.get(2) != first.get(2)
                 || record.get(3) != first.get(3)
             {
-                let line = record.position().map_or(0, |p| p.line());
+                let line = line_of(record);
                 return Err(format!(
                     "{}: line {line}: a run is cut short",
                     path.display()
@@ -165,7 +163,7 @@ pub fn read_raw(
     }
     for (run, chunk) in runs.iter_mut().zip(records.chunks(per_run)) {
         for (record, rule) in chunk.iter().zip(rules) {
-            let line = record.position().map_or(0, |p| p.line());
+            let line = line_of(record);
             let sample: usize = field(&path, record, &RUNS_HEADER, 3)?;
             if record.get(4) != Some(rule.as_str()) || sample != run.sample {
                 return Err(format!(
