@@ -96,3 +96,99 @@ pub fn merge(config: &ExperimentConfig, dirs: &[&Path]) -> Result<(String, Files
     };
     report_files(config, &results)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::study::rule_names;
+    use crate::experiment::RunResult;
+    use crate::study::config::parse_config;
+    use std::path::PathBuf;
+
+    /// Two settings × three samples × two acquisitions, cap 5, rules GSS and Fixed-3.
+    fn config() -> ExperimentConfig {
+        let text = "samples = 3\ninitial_points = 2\nmax_evals = 5\ncosts = [\"linear\"]\n\
+                    lambdas = [0.1, 0.001]\nacquisitions = [\"pbgi\", \"ts\"]\n\
+                    [domain]\npoints = 11\n[rules.gss]\n[rules.fixed]\nevaluations = 3\n";
+        let config: ExperimentConfig = parse_config(text, false).unwrap();
+        config.validate().unwrap();
+        config
+    }
+
+    /// Hand-made results for `config()`: numbers with every digit in use (thirds, sevenths),
+    /// so a file that rounded would not read back equal.
+    fn results(config: &ExperimentConfig) -> ExperimentResults {
+        let rules = rule_names(&config.rule_factories().unwrap());
+        let mut runs = Vec::new();
+        for setting in 0..2 {
+            for sample in 0..3 {
+                for acquisition in 0..2 {
+                    let k = (setting * 6 + sample * 2 + acquisition) as f64;
+                    runs.push(RunResult {
+                        setting,
+                        sample,
+                        acquisition,
+                        simple_regret: (0..5).map(|t| (5 - t) as f64 / 3.0 + k / 7.0).collect(),
+                        cumulative_cost: (1..=5).map(|t| t as f64 * (0.1 + k / 11.0)).collect(),
+                        stop: vec![2 + sample, 3],
+                        fired: vec![sample < 2, true],
+                    });
+                }
+            }
+        }
+        ExperimentResults {
+            settings: settings(config),
+            acquisitions: config.acquisitions.clone(),
+            rules,
+            runs,
+        }
+    }
+
+    /// A fresh directory under the system's temporary directory holding `files`.
+    fn write_dir(name: &str, files: &Files) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("pbgi-lab-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (file, bytes) in files {
+            std::fs::write(dir.join(file), bytes).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn raw_runs_read_back_equal() {
+        let config = config();
+        let results = results(&config);
+        let dir = write_dir("raw", &raw_files(&results, config.initial_points).unwrap());
+        let read = read_raw(&config, &results.rules, &dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(read.unwrap(), results.runs);
+    }
+
+    #[test]
+    fn merged_shards_equal_the_unsplit_run() {
+        let config = config();
+        let whole = results(&config);
+        let mut dirs = Vec::new();
+        // Shard 2/2 first: the merge must not depend on the order of the directories.
+        for shard in [Shard { index: 2, count: 2 }, Shard { index: 1, count: 2 }] {
+            let part = ExperimentResults {
+                runs: whole
+                    .runs
+                    .iter()
+                    .filter(|r| shard.contains(r.sample))
+                    .cloned()
+                    .collect(),
+                ..whole.clone()
+            };
+            let files = shard_files(&config, &part, shard).unwrap();
+            dirs.push(write_dir(&format!("shard-{}", shard.index), &files));
+        }
+        let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+        let merged = merge(&config, &paths);
+        for dir in &dirs {
+            std::fs::remove_dir_all(dir).unwrap();
+        }
+        assert_eq!(merged.unwrap(), report_files(&config, &whole).unwrap());
+    }
+}

@@ -208,3 +208,95 @@ pub(super) fn setting_label(results: &ExperimentResults, setting: usize) -> (Str
     let s = &results.settings[setting];
     (s.cost.key().to_string(), format_number(s.lambda))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::Setting;
+    use crate::study::config::CostName;
+
+    /// One setting, one acquisition, one rule, two runs of cap 3, values exact in binary.
+    /// Run A: regret + cost = 3.5, 3, 2.5; the rule stops at 2 (3), hindsight at 3 (2.5).
+    /// Run B: regret + cost = 3, 3, 4; the rule stops at 1 (3), hindsight at 1 (3).
+    fn results() -> ExperimentResults {
+        let run = |sample, simple_regret: [f64; 3], cumulative_cost: [f64; 3], stop| RunResult {
+            setting: 0,
+            sample,
+            acquisition: 0,
+            simple_regret: simple_regret.to_vec(),
+            cumulative_cost: cumulative_cost.to_vec(),
+            stop: vec![stop],
+            fired: vec![true],
+        };
+        ExperimentResults {
+            settings: vec![Setting {
+                cost: CostName::Linear,
+                lambda: 0.5,
+            }],
+            acquisitions: vec![crate::acquisitions::AcquisitionName::Pbgi],
+            rules: vec!["Rule".into()],
+            runs: vec![
+                run(0, [3.0, 2.0, 1.0], [0.5, 1.0, 1.5], 2),
+                run(1, [2.0, 1.0, 1.0], [1.0, 2.0, 3.0], 1),
+            ],
+        }
+    }
+
+    #[test]
+    fn summary_matches_hand_computed_values() {
+        let rows = summarize(&results(), 1);
+        assert_eq!(rows.len(), 3);
+        let rule = &rows[0];
+        assert_eq!(
+            (rule.rule.as_str(), rule.oracle, rule.runs),
+            ("Rule", false, 2)
+        );
+        // Regrets 3 and 3: mean 3, no spread.
+        assert_eq!((rule.mean_regret, rule.two_se_regret), (3.0, 0.0));
+        // Excess over hindsight 0.5 and 0: mean 0.25, s = √0.125, 2·s/√2 = 0.5.
+        assert_eq!((rule.mean_excess, rule.two_se_excess), (0.25, 0.5));
+        // The rule is its own reference.
+        assert_eq!(
+            (rule.mean_vs_reference, rule.two_se_vs_reference),
+            (0.0, 0.0)
+        );
+        // Stops 2 and 1: mean 1.5, s = √0.5, 2·s/√2 = 1.
+        assert_eq!((rule.mean_stop, rule.two_se_stop), (1.5, 1.0));
+        assert_eq!(
+            (
+                rule.cap_share,
+                rule.rank_in_acquisition,
+                rule.rank_in_setting
+            ),
+            (0.0, 1, 1)
+        );
+        let hindsight = &rows[1];
+        assert_eq!(
+            (hindsight.rule.as_str(), hindsight.oracle),
+            (HINDSIGHT, true)
+        );
+        // Regrets 2.5 and 3; stops 3 (the cap) and 1.
+        assert_eq!((hindsight.mean_regret, hindsight.mean_stop), (2.75, 2.0));
+        assert_eq!(
+            (hindsight.cap_share, hindsight.rank_in_acquisition),
+            (0.5, 0)
+        );
+        // Mean curve 3.25, 3, 3.25: the best fixed time is 2, with regrets 3 and 3.
+        let fixed = &rows[2];
+        assert_eq!(fixed.rule, format!("{HINDSIGHT_FIXED} (t=2)"));
+        assert_eq!(
+            (fixed.mean_regret, fixed.mean_stop, fixed.cap_share),
+            (3.0, 2.0, 0.0)
+        );
+    }
+
+    #[test]
+    fn curves_average_regret_plus_cost_at_every_time() {
+        let curves = curves(&results());
+        assert_eq!(curves.len(), 1);
+        let means: Vec<f64> = curves[0].points.iter().map(|p| p.0).collect();
+        assert_eq!(means, [3.25, 3.0, 3.25]);
+        // At t = 2 both runs have 3: no spread.
+        assert_eq!(curves[0].points[1].1, 0.0);
+    }
+}
