@@ -1,7 +1,10 @@
 //! The pruned PBGI argmin against the full scan (every index computed with `pbgi_fast::pbgi`).
+mod common;
+
+use common::grid_problem;
 use pbgi_lab::acquisitions::pbgi_argmin;
 use pbgi_lab::bo::StepView;
-use pbgi_lab::gp::{Domain, Kernel, Posterior, Problem};
+use pbgi_lab::gp::Posterior;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -21,7 +24,7 @@ fn full_scan(mean: &[f64], sd: &[f64], cost: &[f64], evaluated: &[bool]) -> Opti
 
 #[test]
 fn pruned_pbgi_argmin_equals_the_full_scan() {
-    let problem = Problem::new(Domain::grid_1d(3).unwrap(), Kernel::default(), 0.0, 1e-8).unwrap();
+    let problem = grid_problem(3);
     let sampler = Posterior::new(&problem);
     let mut rng = ChaCha8Rng::seed_from_u64(2026);
     for case in 0..20_000 {

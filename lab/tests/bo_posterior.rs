@@ -1,6 +1,9 @@
 //! The incrementally updated posterior against a fresh factorisation (nalgebra's Cholesky of
 //! the observed-points matrix and triangular solves: an independent computation of the same
 //! closed form), and the posterior sampler against the posterior's moments.
+mod common;
+
+use common::grid_problem;
 use nalgebra::{DMatrix, DVector};
 use pbgi_lab::bo::PosteriorSampler;
 use pbgi_lab::gp::{Domain, Kernel, KernelKind, Posterior, Problem};
@@ -76,7 +79,7 @@ fn incremental_posterior_equals_fresh_factorisation_squared_exponential() {
 
 #[test]
 fn evaluated_points_have_zero_sd_and_observed_mean() {
-    let problem = Problem::new(Domain::grid_1d(51).unwrap(), Kernel::default(), 0.0, 1e-8).unwrap();
+    let problem = grid_problem(51);
     let mut post = Posterior::new(&problem);
     post.observe(10, 0.7).unwrap();
     post.observe(30, -1.2).unwrap();
@@ -92,7 +95,7 @@ fn evaluated_points_have_zero_sd_and_observed_mean() {
 #[test]
 fn posterior_paths_have_the_posterior_mean_and_covariance() {
     let n = 41;
-    let problem = Problem::new(Domain::grid_1d(n).unwrap(), Kernel::default(), 0.0, 1e-8).unwrap();
+    let problem = grid_problem(n);
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let f = problem.sample(&mut rng);
     let xs = [3usize, 17, 29, 40];

@@ -1,6 +1,8 @@
 //! The BO loop's bookkeeping: order of events, end reasons, input errors.
+mod common;
+
+use common::grid_problem;
 use pbgi_lab::bo::{run_bo, Acquisition, Control, EndReason, StepView, Task};
-use pbgi_lab::gp::{Domain, Kernel, Problem};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -16,13 +18,9 @@ impl Acquisition for FirstFree {
     }
 }
 
-fn problem(n: usize) -> Problem {
-    Problem::new(Domain::grid_1d(n).unwrap(), Kernel::default(), 0.0, 1e-8).unwrap()
-}
-
 #[test]
 fn records_values_costs_and_incumbents_in_order() {
-    let p = problem(6);
+    let p = grid_problem(6);
     let objective = [0.5, -0.1, 0.3, -0.4, 0.9, 0.0];
     let cost = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6];
     let task = Task {
@@ -63,7 +61,7 @@ fn records_values_costs_and_incumbents_in_order() {
 
 #[test]
 fn cap_and_exhaustion_are_reported_as_such() {
-    let p = problem(5);
+    let p = grid_problem(5);
     let objective = [0.0; 5];
     let cost = [1.0; 5];
     let mut never = |_: &StepView, _: &mut ChaCha8Rng| Control::Continue;
@@ -99,7 +97,7 @@ fn cap_and_exhaustion_are_reported_as_such() {
 
 #[test]
 fn several_initial_points_are_evaluated_before_the_first_check() {
-    let p = problem(5);
+    let p = grid_problem(5);
     let objective = [0.0; 5];
     let cost = [1.0; 5];
     let task = Task {
@@ -126,7 +124,7 @@ fn several_initial_points_are_evaluated_before_the_first_check() {
 
 #[test]
 fn bad_tasks_are_rejected_with_the_reason() {
-    let p = problem(4);
+    let p = grid_problem(4);
     let objective = [0.0; 4];
     let cost = [1.0; 4];
     let base = Task {

@@ -5,12 +5,14 @@
 //! compared. A disagreement is allowed only inside the fast crate's documented error band,
 //! i.e. when the statistic is within `BAND` of the threshold (such steps are counted and must
 //! be rare).
+mod common;
+
+use common::grid_problem;
 use pbgi_lab::acquisitions::pbgi_argmin;
 use pbgi_lab::acquisitions::LogEipc;
 use pbgi_lab::bo::{
     run_bo, Acquisition, Control, CostFunction, PeriodicAnchor, StepView, StoppingRule, Task,
 };
-use pbgi_lab::gp::{Domain, Kernel, Problem};
 use pbgi_lab::rules::pbgi_logeipc::stop_statistic;
 use pbgi_lab::rules::pbgi_logeipc::{PbgiStoppingRule, StopForm};
 use pbgi_lab::study::seeding::stream;
@@ -80,7 +82,7 @@ fn compare_step(step: &StepView, tally: &mut Tally) {
 fn stopping_decisions_agree_with_the_reference() {
     // The reference certifies every candidate with MPFR (~10 ms each), so the domain is small.
     let n = 41;
-    let problem = Problem::new(Domain::grid_1d(n).unwrap(), Kernel::default(), 0.0, 1e-8).unwrap();
+    let problem = grid_problem(n);
     let costs = [
         CostFunction::Uniform,
         CostFunction::Linear,
@@ -122,8 +124,7 @@ fn stopping_decisions_agree_with_the_reference() {
 #[test]
 fn theorem_rule_stops_exactly_when_the_statistic_reaches_zero() {
     // The StoppingRule wrapper adds nothing to the statistic in the theorem's setting.
-    let problem =
-        Problem::new(Domain::grid_1d(101).unwrap(), Kernel::default(), 0.0, 1e-8).unwrap();
+    let problem = grid_problem(101);
     let mut rng = stream(5, &[0, 0]);
     let objective = problem.sample(&mut rng);
     let cost = vec![0.01; 101];
@@ -153,7 +154,7 @@ fn theorem_rule_stops_exactly_when_the_statistic_reaches_zero() {
 fn stabilisation_delays_and_debounce_requires_consecutive_signals() {
     // Outside the theorem: with stabilisation k, no stop at checks 1..k; with debounce m, a
     // stop needs m consecutive signals (signals computed here from the plain statistic).
-    let problem = Problem::new(Domain::grid_1d(61).unwrap(), Kernel::default(), 0.0, 1e-8).unwrap();
+    let problem = grid_problem(61);
     let mut rng = stream(3, &[0, 0]);
     let objective = problem.sample(&mut rng);
     let cost = vec![0.1; 61];

@@ -8,49 +8,26 @@ use crate::continuous::SearchConfig;
 use crate::gp::{Kernel, Problem};
 use crate::rules::{find_rule, RuleContext, RuleFactory, RULES};
 use crate::study::config::{
-    build_problem, check_distinct, check_lambdas, CostName, DomainConfig, DomainKind,
+    build_problem, check_distinct, check_lambdas, study_config, CostName, DomainConfig, DomainKind,
     PeriodicConfig, PriorConfig,
 };
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Everything that defines an experiment. Field defaults reproduce the paper's setting except
-/// for the number of samples and the grid (see [`ExperimentConfig::paper`]).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct ExperimentConfig {
-    /// Master seed from which every run's random streams are derived.
-    #[serde(with = "crate::study::config::seed_serde")]
-    pub seed: u64,
-    /// Objective draws per setting, the paper's "seeds" (paper: 50, §4 and App. B; default
-    /// 10 for a run of a few minutes).
-    pub samples: usize,
-    /// Initial design size (paper: `2(d + 1) = 4`, App. B).
-    pub initial_points: usize,
-    /// Evaluation cap, initial design included: the paper caps 1-D runs at 100 iterations
-    /// (App. B), i.e. `4 + 100 = 104` evaluations.
-    pub max_evals: usize,
-    /// Cost functions (App. B, "Cost functions"): `uniform`, `linear`, `periodic@argmin` (the
-    /// paper's periodic cost, centred at the objective's minimiser); `periodic` centres it at a
-    /// point drawn independently of `f`.
-    pub costs: Vec<CostName>,
-    /// Cost-scaling factors `λ` (paper: 0.1, 0.01, 0.001, App. C.4).
-    pub lambdas: Vec<f64>,
-    /// Acquisition functions (paper: PBGI, LogEIPC, LCB, TS; §4).
-    pub acquisitions: Vec<AcquisitionName>,
-    /// The GP prior (paper: Matérn-5/2, length scale 0.1, mean 0, variance 1).
-    pub prior: PriorConfig,
-    /// The domain (paper, 1-D: a grid of 10,001 points, App. B "Acquisition function
-    /// optimization"; default 1001).
-    pub domain: DomainConfig,
-    /// Periodic cost parameters (paper: `α = β = 2`).
-    pub periodic: PeriodicConfig,
-    /// How acquisitions and the rules' statistics are optimised on the continuous cube
-    /// (`domain.kind = "cube"` only).
-    pub search: SearchConfig,
-    /// Stopping rules by registry key with optional parameter overrides; absent = every
-    /// registered rule with its paper defaults.
-    pub rules: Option<BTreeMap<String, toml::Value>>,
+study_config! {
+    /// Everything that defines an experiment: the keys every study shares, then `[search]` and
+    /// `[rules]`. Field defaults reproduce the paper's setting except for the number of samples
+    /// (paper: 50, §4 and App. B; default 10 for a run of a few minutes) and the grid (paper,
+    /// 1-D: 10,001 points, App. B "Acquisition function optimization"; default 1001); see
+    /// [`ExperimentConfig::paper`]. The paper caps 1-D runs at 100 iterations after
+    /// `2(d + 1) = 4` initial points (App. B), i.e. `max_evals = 104`.
+    pub struct ExperimentConfig {
+        /// How acquisitions and the rules' statistics are optimised on the continuous cube
+        /// (`domain.kind = "cube"` only).
+        pub search: SearchConfig,
+        /// Stopping rules by registry key with optional parameter overrides; absent = every
+        /// registered rule with its paper defaults.
+        pub rules: Option<BTreeMap<String, toml::Value>>,
+    }
 }
 
 impl Default for ExperimentConfig {

@@ -2,9 +2,9 @@
 //! setting, §4.1 and App. B): the objective is a random-Fourier-feature path of the prior,
 //! acquisitions and the rules' statistics are optimised by multi-start L-BFGS
 //! (`continuous::search`), and the run goes to the cap with every rule observing, as on a
-//! finite domain (`study::run_one`).
+//! finite domain (`finite::run_one`).
 use super::config::ExperimentConfig;
-use super::study::{
+use super::run::{
     acquisition_stream, design_stream, finish_run, objective_stream, run_key, RuleObservers,
     RunResult, Setting,
 };

@@ -1,12 +1,16 @@
 //! The stopping paper's stopping-rule comparison (`pbgi experiment`, §4.1 and App. B): the
 //! configuration with its presets (`config`), the runs (`study`: every (cost, λ) setting ×
 //! sample × acquisition once to the cap, every rule observing the same trajectory), and the
-//! tables, files and figures (`report`). On the continuous cube (the 8-D setting) a run is
-//! made by `cube`.
+//! tables, files and figures (`report`). One run is made by `finite` on a grid or a random
+//! point set and by `cube` on the continuous cube (the 8-D setting), from the pieces they
+//! share in `run` (the setting, the result, the random streams and the observing rules).
 pub mod config;
 pub mod cube;
+pub mod finite;
 pub mod report;
+pub mod run;
 pub mod study;
 
 pub use config::ExperimentConfig;
-pub use study::{run_experiment, ExperimentResults, RunResult, Setting};
+pub use run::{RunResult, Setting};
+pub use study::{run_experiment, ExperimentResults};

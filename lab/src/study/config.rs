@@ -9,6 +9,56 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
+/// Declares a study's configuration struct: the ten keys every study shares, declared here
+/// once and first in every file (`seed`, `samples`, `initial_points`, `max_evals`, `costs`,
+/// `lambdas`, `acquisitions`, `[prior]`, `[domain]`, `[periodic]`), then the study's own keys.
+/// Every key is optional (`Default` gives the study's defaults) and unknown keys are errors
+/// that name the key.
+///
+/// A macro rather than a nested struct under `#[serde(flatten)]`: flatten drops
+/// `deny_unknown_fields` and the line and column of a bad value, and the keys stay fields of
+/// the study's struct (`Config { seed, ..Config::default() }`).
+macro_rules! study_config {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $($(#[$field_meta:meta])* pub $field:ident: $type:ty,)*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(deny_unknown_fields, default)]
+        pub struct $name {
+            /// Master seed from which every run's random streams are derived.
+            #[serde(with = "crate::study::config::seed_serde")]
+            pub seed: u64,
+            /// Number of samples (prior draws of the objective; the stopping paper's "seeds").
+            pub samples: usize,
+            /// Initial design size (Theorem 1: 1; the stopping paper: `2(d + 1)`, App. B).
+            pub initial_points: usize,
+            /// Evaluation cap, initial points included.
+            pub max_evals: usize,
+            /// Cost functions: `uniform`, `linear`, `periodic` (anchor drawn independently of
+            /// `f`), and `periodic@argmin` (the paper's anchor at `f`'s minimiser, App. B;
+            /// outside Theorem 1).
+            pub costs: Vec<crate::study::config::CostName>,
+            /// Cost scales `λ` (distinct; the paper: 0.1, 0.01, 0.001, App. C.4).
+            pub lambdas: Vec<f64>,
+            /// Acquisitions: `pbgi`, `logeipc`, `lcb`, `ts` (the last two outside Theorem 1).
+            pub acquisitions: Vec<crate::acquisitions::AcquisitionName>,
+            /// The GP prior (paper: Matérn-5/2, length scale 0.1, mean 0, variance 1). Its
+            /// `mean` is Theorem 1's `μ`.
+            pub prior: crate::study::config::PriorConfig,
+            /// The domain.
+            pub domain: crate::study::config::DomainConfig,
+            /// Periodic cost parameters (paper: `α = β = 2`).
+            pub periodic: crate::study::config::PeriodicConfig,
+            $($(#[$field_meta])* pub $field: $type,)*
+        }
+    };
+}
+pub(crate) use study_config;
+
 /// `[prior]`: the GP prior `N(μ, K + εI)`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]

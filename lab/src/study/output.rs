@@ -39,6 +39,31 @@ pub fn read_csv(path: &std::path::Path, header: &[&str]) -> Result<Vec<csv::Stri
         .collect()
 }
 
+/// Reads a CSV file written by [`csv_document`] as consecutive groups of `size` rows (one
+/// sample, one run, …); `unit` names a group in the error when the rows do not divide evenly
+/// (`"runs of 10 evaluations"`).
+pub fn read_csv_groups(
+    path: &std::path::Path,
+    header: &[&str],
+    size: usize,
+    unit: &str,
+) -> Result<Vec<Vec<csv::StringRecord>>, String> {
+    let records = read_csv(path, header)?;
+    if records.len() % size != 0 {
+        return Err(format!(
+            "{}: {} rows is not a whole number of {unit}",
+            path.display(),
+            records.len()
+        ));
+    }
+    Ok(records.chunks(size).map(<[_]>::to_vec).collect())
+}
+
+/// The line of `record` in its file (0 if unknown), for error messages.
+pub fn line_of(record: &csv::StringRecord) -> u64 {
+    record.position().map_or(0, |p| p.line())
+}
+
 /// Field `i` of a record parsed as `T`; errors name the file, line and column.
 pub fn field<T: std::str::FromStr>(
     path: &std::path::Path,

@@ -78,6 +78,44 @@ pub struct Manifest {
 /// Name of the manifest file in a shard directory.
 pub const MANIFEST: &str = "shard.toml";
 
+/// The files of one shard's output directory: its raw results (`raw`, what `pbgi merge` reads
+/// back), then `config.toml` (`config_text`, the configuration in effect) and the manifest.
+pub fn shard_directory(
+    study: StudyKind,
+    shard: Shard,
+    raw: crate::study::output::Files,
+    config_text: String,
+) -> Result<crate::study::output::Files, String> {
+    let manifest = Manifest {
+        study,
+        shard: shard.to_string(),
+    };
+    let mut files = raw;
+    files.push(("config.toml".to_string(), config_text.into_bytes()));
+    files.push((
+        MANIFEST.to_string(),
+        crate::study::config::to_toml(&manifest)?.into_bytes(),
+    ));
+    Ok(files)
+}
+
+/// The raw results of shard directories `dirs` (already checked to be one complete split with
+/// one configuration), each read by `read`, in the order of `key`: the unsplit run's order
+/// when `key` is the position of a result in it. Whether every result is there once is the
+/// caller's check.
+pub fn read_shards<T, K: Ord>(
+    dirs: &[&std::path::Path],
+    read: impl Fn(&std::path::Path) -> Result<Vec<T>, String>,
+    key: impl Fn(&T) -> K,
+) -> Result<Vec<T>, String> {
+    let mut results = Vec::new();
+    for dir in dirs {
+        results.extend(read(dir)?);
+    }
+    results.sort_by_key(key);
+    Ok(results)
+}
+
 /// Checks that `shards` are `1/N, …, N/N` for one `N`, each exactly once; errors name the
 /// directory at fault.
 pub fn check_complete(shards: &[(String, Shard)]) -> Result<usize, String> {

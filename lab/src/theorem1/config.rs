@@ -5,40 +5,18 @@ use super::study::{Configuration, Study};
 use crate::acquisitions::AcquisitionName;
 use crate::rules::pbgi_logeipc::PracticalOptions;
 use crate::study::config::{
-    build_problem, check_distinct, check_lambdas, CostName, DomainConfig, PeriodicConfig,
-    PriorConfig,
+    build_problem, check_distinct, check_lambdas, study_config, CostName, DomainConfig,
+    PeriodicConfig, PriorConfig,
 };
-use serde::{Deserialize, Serialize};
 
-/// The study's configuration file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Config {
-    /// Master seed.
-    #[serde(with = "crate::study::config::seed_serde")]
-    pub seed: u64,
-    /// Number of prior samples.
-    pub samples: usize,
-    /// Initial points (Theorem 1: 1; more is outside the theorem).
-    pub initial_points: usize,
-    /// Evaluation cap, initial points included (runs that hit it are reported).
-    pub max_evals: usize,
-    /// Cost functions: `uniform`, `linear`, `periodic` (anchor independent of `f`), and
-    /// `periodic@argmin` (the paper's anchor at `f`'s minimiser; outside the theorem).
-    pub costs: Vec<CostName>,
-    /// Cost scales `λ` (distinct).
-    pub lambdas: Vec<f64>,
-    /// Acquisitions: `pbgi`, `logeipc`, and (outside the theorem) `lcb`, `ts`.
-    pub acquisitions: Vec<AcquisitionName>,
-    /// The GP prior. Its `mean` is the theorem's `μ`; the study simulates `f − μ` (centred
-    /// coordinates: every reported quantity is invariant under a shift of the mean).
-    pub prior: PriorConfig,
-    /// The finite domain.
-    pub domain: DomainConfig,
-    /// Periodic cost parameters.
-    pub periodic: PeriodicConfig,
-    /// Practical options of the stopping rule (outside the theorem unless all off).
-    pub rule: PracticalOptions,
+study_config! {
+    /// The study's configuration file: the keys every study shares, then `[rule]`. Theorem 1's
+    /// `μ` is `prior.mean`; the study simulates `f − μ` (centred coordinates: every reported
+    /// quantity is invariant under a shift of the mean).
+    pub struct Config {
+        /// Practical options of the stopping rule (outside the theorem unless all off).
+        pub rule: PracticalOptions,
+    }
 }
 
 impl Default for Config {

@@ -8,9 +8,9 @@ use super::study::{
 };
 use crate::bo::EndReason;
 use crate::study::config::{format_number, to_toml};
-use crate::study::output::{csv_document, field, read_csv, Files};
+use crate::study::output::{csv_document, field, line_of, read_csv_groups, Files};
 use crate::study::plot::{histogram_figure, HistogramPanel};
-use crate::study::shard::{Manifest, Shard, StudyKind, MANIFEST};
+use crate::study::shard::{read_shards, shard_directory, Shard, StudyKind};
 use crate::study::stats::Estimate;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -277,22 +277,20 @@ pub fn runs_csv(study: &Study, results: &[(usize, SampleResult)]) -> Result<Vec<
 /// Reads `runs.csv` back: the results of the samples it holds, in sample order. Every row must
 /// match the study's configurations in order; errors name the file, line and column.
 pub fn read_runs(study: &Study, path: &Path) -> Result<Vec<(usize, SampleResult)>, String> {
-    let records = read_csv(path, &RUNS_HEADER)?;
     let k = study.configurations.len();
-    if records.len() % k != 0 {
-        return Err(format!(
-            "{}: {} rows is not a whole number of samples of {k} configurations",
-            path.display(),
-            records.len()
-        ));
-    }
+    let groups = read_csv_groups(
+        path,
+        &RUNS_HEADER,
+        k,
+        &format!("samples of {k} configurations"),
+    )?;
     let mut out = Vec::new();
-    for chunk in records.chunks(k) {
+    for chunk in &groups {
         let sample: usize = field(path, &chunk[0], &RUNS_HEADER, 0)?;
         let min_f: f64 = field(path, &chunk[0], &RUNS_HEADER, 10)?;
         let mut runs = Vec::with_capacity(k);
         for (record, c) in chunk.iter().zip(&study.configurations) {
-            let line = record.position().map_or(0, |p| p.line());
+            let line = line_of(record);
             let same_sample: usize = field(path, record, &RUNS_HEADER, 0)?;
             let lambda: f64 = field(path, record, &RUNS_HEADER, 2)?;
             if same_sample != sample
@@ -406,26 +404,23 @@ pub fn shard_files(
     shard: Shard,
     results: &[(usize, SampleResult)],
 ) -> Result<Files, String> {
-    let manifest = Manifest {
-        study: StudyKind::Validate,
-        shard: shard.to_string(),
-    };
-    Ok(vec![
-        ("runs.csv".to_string(), runs_csv(study, results)?),
-        ("config.toml".to_string(), to_toml(config)?.into_bytes()),
-        (MANIFEST.to_string(), to_toml(&manifest)?.into_bytes()),
-    ])
+    shard_directory(
+        StudyKind::Validate,
+        shard,
+        vec![("runs.csv".to_string(), runs_csv(study, results)?)],
+        to_toml(config)?,
+    )
 }
 
 /// Merges shard directories (already checked to be a complete set with one configuration):
 /// the reports and the files, byte for byte those of the unsplit run.
 pub fn merge(config: &Config, dirs: &[&Path]) -> Result<(Vec<ConfigReport>, Files), String> {
     let study = config.build()?;
-    let mut results = Vec::new();
-    for dir in dirs {
-        results.extend(read_runs(&study, &dir.join("runs.csv"))?);
-    }
-    results.sort_by_key(|(i, _)| *i);
+    let results = read_shards(
+        dirs,
+        |dir| read_runs(&study, &dir.join("runs.csv")),
+        |(i, _)| *i,
+    )?;
     let expected: Vec<usize> = (0..study.samples).collect();
     let found: Vec<usize> = results.iter().map(|(i, _)| *i).collect();
     if found != expected {

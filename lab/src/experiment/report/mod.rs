@@ -1,0 +1,194 @@
+//! The reports of an experiment, one concern a file: the statistics (`summary`), the raw runs
+//! that every run and shard writes and `pbgi merge` reads back (`raw`), the CSV and on-screen
+//! tables (`tables`), the figures (`figures`) and `comparison.md` (`markdown`); here, the
+//! files of an output directory, of a shard, and of merged shards. No file carries a timing.
+mod figures;
+mod markdown;
+mod raw;
+mod summary;
+mod tables;
+
+pub use figures::setting_figure;
+pub use markdown::comparison_markdown;
+pub use raw::{raw_files, read_raw, RUNS_HEADER, TRAJECTORY_HEADER};
+pub use summary::{curves, summarize, Curve, SummaryRow, HINDSIGHT, HINDSIGHT_FIXED};
+pub use tables::summary_table;
+
+use super::config::ExperimentConfig;
+use super::study::{settings, ExperimentResults};
+use crate::study::config::to_toml;
+use crate::study::output::Files;
+use crate::study::shard::{read_shards, shard_directory, Shard, StudyKind};
+use std::path::Path;
+use summary::setting_label;
+use tables::summary_files;
+
+/// Everything an output directory holds, in the order it is written, and the on-screen table.
+pub fn report_files(
+    config: &ExperimentConfig,
+    results: &ExperimentResults,
+) -> Result<(String, Files), String> {
+    let rows = summarize(results, config.initial_points);
+    let curves = curves(results);
+    let table = summary_table(results, &rows, config.samples);
+    let mut files = raw_files(results, config.initial_points)?;
+    files.extend(summary_files(results, &rows, &curves)?);
+    for setting in 0..results.settings.len() {
+        let (cost, lambda) = setting_label(results, setting);
+        files.push((
+            format!("regret_{cost}_lambda_{lambda}.svg"),
+            setting_figure(results, &rows, &curves, setting)?.into_bytes(),
+        ));
+    }
+    files.push(("summary.txt".to_string(), table.clone().into_bytes()));
+    files.push((
+        "comparison.md".to_string(),
+        comparison_markdown(results, &rows, config.samples).into_bytes(),
+    ));
+    files.push((
+        "config.toml".to_string(),
+        to_toml(&config.effective()?)?.into_bytes(),
+    ));
+    Ok((table, files))
+}
+
+/// The files of one shard: the raw runs, the configuration and the manifest.
+pub fn shard_files(
+    config: &ExperimentConfig,
+    results: &ExperimentResults,
+    shard: Shard,
+) -> Result<Files, String> {
+    shard_directory(
+        StudyKind::Experiment,
+        shard,
+        raw_files(results, config.initial_points)?,
+        to_toml(&config.effective()?)?,
+    )
+}
+
+/// Merges shard directories (already checked to be a complete set with one configuration):
+/// the on-screen table and the files, byte for byte those of the unsplit run.
+pub fn merge(config: &ExperimentConfig, dirs: &[&Path]) -> Result<(String, Files), String> {
+    config.validate()?;
+    let rules = super::study::rule_names(&config.rule_factories()?);
+    let runs = read_shards(
+        dirs,
+        |dir| read_raw(config, &rules, dir),
+        |r| (r.setting, r.sample, r.acquisition),
+    )?;
+    let expected = settings(config).len() * config.samples * config.acquisitions.len();
+    if runs.len() != expected
+        || runs.windows(2).any(|w| {
+            (w[0].setting, w[0].sample, w[0].acquisition)
+                == (w[1].setting, w[1].sample, w[1].acquisition)
+        })
+    {
+        return Err(format!(
+            "the shards hold {} runs, not the {expected} distinct runs of the configuration",
+            runs.len()
+        ));
+    }
+    let results = ExperimentResults {
+        settings: settings(config),
+        acquisitions: config.acquisitions.clone(),
+        rules,
+        runs,
+    };
+    report_files(config, &results)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::study::rule_names;
+    use crate::experiment::RunResult;
+    use crate::study::config::parse_config;
+    use std::path::PathBuf;
+
+    /// Two settings × three samples × two acquisitions, cap 5, rules GSS and Fixed-3.
+    fn config() -> ExperimentConfig {
+        let text = "samples = 3\ninitial_points = 2\nmax_evals = 5\ncosts = [\"linear\"]\n\
+                    lambdas = [0.1, 0.001]\nacquisitions = [\"pbgi\", \"ts\"]\n\
+                    [domain]\npoints = 11\n[rules.gss]\n[rules.fixed]\nevaluations = 3\n";
+        let config: ExperimentConfig = parse_config(text, false).unwrap();
+        config.validate().unwrap();
+        config
+    }
+
+    /// Hand-made results for `config()`: numbers with every digit in use (thirds, sevenths),
+    /// so a file that rounded would not read back equal.
+    fn results(config: &ExperimentConfig) -> ExperimentResults {
+        let rules = rule_names(&config.rule_factories().unwrap());
+        let mut runs = Vec::new();
+        for setting in 0..2 {
+            for sample in 0..3 {
+                for acquisition in 0..2 {
+                    let k = (setting * 6 + sample * 2 + acquisition) as f64;
+                    runs.push(RunResult {
+                        setting,
+                        sample,
+                        acquisition,
+                        simple_regret: (0..5).map(|t| (5 - t) as f64 / 3.0 + k / 7.0).collect(),
+                        cumulative_cost: (1..=5).map(|t| t as f64 * (0.1 + k / 11.0)).collect(),
+                        stop: vec![2 + sample, 3],
+                        fired: vec![sample < 2, true],
+                    });
+                }
+            }
+        }
+        ExperimentResults {
+            settings: settings(config),
+            acquisitions: config.acquisitions.clone(),
+            rules,
+            runs,
+        }
+    }
+
+    /// A fresh directory under the system's temporary directory holding `files`.
+    fn write_dir(name: &str, files: &Files) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("pbgi-lab-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (file, bytes) in files {
+            std::fs::write(dir.join(file), bytes).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn raw_runs_read_back_equal() {
+        let config = config();
+        let results = results(&config);
+        let dir = write_dir("raw", &raw_files(&results, config.initial_points).unwrap());
+        let read = read_raw(&config, &results.rules, &dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(read.unwrap(), results.runs);
+    }
+
+    #[test]
+    fn merged_shards_equal_the_unsplit_run() {
+        let config = config();
+        let whole = results(&config);
+        let mut dirs = Vec::new();
+        // Shard 2/2 first: the merge must not depend on the order of the directories.
+        for shard in [Shard { index: 2, count: 2 }, Shard { index: 1, count: 2 }] {
+            let part = ExperimentResults {
+                runs: whole
+                    .runs
+                    .iter()
+                    .filter(|r| shard.contains(r.sample))
+                    .cloned()
+                    .collect(),
+                ..whole.clone()
+            };
+            let files = shard_files(&config, &part, shard).unwrap();
+            dirs.push(write_dir(&format!("shard-{}", shard.index), &files));
+        }
+        let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+        let merged = merge(&config, &paths);
+        for dir in &dirs {
+            std::fs::remove_dir_all(dir).unwrap();
+        }
+        assert_eq!(merged.unwrap(), report_files(&config, &whole).unwrap());
+    }
+}
