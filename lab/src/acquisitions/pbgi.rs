@@ -1,66 +1,13 @@
-//! PBGI, the Pandora's Box Gittins index acquisition (PBGI paper eq. 6, MATH.md "PBGI"), with
-//! an exact pruned argmin over the unevaluated points.
+//! PBGI, the Pandora's Box Gittins index acquisition (PBGI paper eq. 6, MATH.md "PBGI"): the
+//! exact pruned argmin over the unevaluated points ([`crate::bo::pbgi_scan`], which the
+//! stopping rules' `min PBGI` shares).
 use crate::bo::{Acquisition, StepView};
 use rand_chacha::ChaCha8Rng;
 
-/// A lower bound on `PBGI(μ, σ, c)` for `σ > 0`, with a safety margin far above rounding.
-///
-/// The index is `g = μ + σ·u` with `h(u) = r = c/σ`. If `r ≥ h(0) = 1/√(2π)` then `u ≥ 0` and
-/// `g ≥ μ`. Otherwise `u < 0`, and Gordon's Mills-ratio inequality `1 - Φ(z) ≥ zφ(z)/(1+z²)`
-/// gives `h(-z) = φ(z) - z(1 - Φ(z)) ≤ G(z) = φ(z)/(1 + z²)` for `z ≥ 0`; `G` is decreasing,
-/// so `|u| ≤ z*` with `G(z*) = r`. With `F(z) = √(-2·ln(√(2π)·r·(1 + z²)))` (0 when the log's
-/// argument is ≥ 1), `z ≥ z*` implies `F(z) ≤ z*` and `z ≤ z*` implies `F(z) ≥ z*`, so from
-/// `z₀ = F(0) ≥ z*`, `z₂ = F(F(z₀)) ≥ z*` is an upper bound on `|u|` (at `r = 1e-3`: true
-/// `|u| = 2.718`, `z₂ = 2.803`). The margin `1e-12·(|μ| + σ·(1 + z₂) + c)` exceeds the bound's
-/// rounding and `pbgi_fast::pbgi`'s error (≤ 4 ulp of `|μ| + σ|u|`) by orders of magnitude.
-fn pbgi_lower_bound(mu: f64, sigma: f64, cost: f64) -> f64 {
-    let a = (2.0 * std::f64::consts::PI).sqrt() * cost / sigma;
-    let z = if a < 1.0 {
-        let f = |z: f64| {
-            let arg = a * (1.0 + z * z);
-            if arg < 1.0 {
-                (-2.0 * arg.ln()).sqrt()
-            } else {
-                0.0
-            }
-        };
-        f(f(f(0.0)))
-    } else {
-        0.0
-    };
-    mu - sigma * z - 1e-12 * (mu.abs() + sigma * (1.0 + z) + cost)
-}
-
-/// The unevaluated point with the smallest `pbgi_fast::pbgi` index, and that index (lowest
-/// domain index on ties; NaN indices are never chosen). `None` if all points are evaluated.
-///
-/// Exact: returns the same point as evaluating the index everywhere. Points are visited in
-/// increasing order of [`pbgi_lower_bound`] and the scan ends once the bound exceeds the best
-/// index found, so only the few points that can compete are solved for.
+/// The unevaluated point of `step` with the smallest PBGI index, and that index
+/// ([`crate::bo::pbgi_scan::pbgi_argmin`]: exact, pruned; lowest domain index on ties).
 pub fn pbgi_argmin(step: &StepView) -> Option<(usize, f64)> {
-    let mut order: Vec<(f64, usize)> = (0..step.evaluated.len())
-        .filter(|&i| !step.evaluated[i])
-        .map(|i| (pbgi_lower_bound(step.mean[i], step.sd[i], step.cost[i]), i))
-        .collect();
-    order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let mut best: Option<(usize, f64)> = None;
-    for (bound, i) in order {
-        if let Some((_, g_best)) = best {
-            // A NaN bound (invalid input) never ends the scan; its NaN index is never chosen.
-            if bound > g_best {
-                break;
-            }
-        }
-        let g = pbgi_fast::pbgi(step.mean[i], step.sd[i], step.cost[i]);
-        let better = match best {
-            None => !g.is_nan(),
-            Some((j, g_best)) => g < g_best || (g == g_best && i < j),
-        };
-        if better {
-            best = Some((i, g));
-        }
-    }
-    best
+    crate::bo::pbgi_scan::pbgi_argmin(step.mean, step.sd, step.cost, step.evaluated)
 }
 
 /// PBGI (Pandora's Box Gittins index; PBGI paper eq. 6, MATH.md "PBGI"): the unevaluated

@@ -1,20 +1,6 @@
 //! The view of one BO step that acquisitions and stopping rules see.
-pub use crate::gp::posterior::PathBank;
+pub use crate::gp::posterior::{PathBank, PosteriorSampler};
 use rand_chacha::ChaCha8Rng;
-
-/// Exact joint sampling from the current posterior over the whole finite domain
-/// (Thompson sampling, PRB).
-pub trait PosteriorSampler {
-    /// Number of domain points.
-    fn n_points(&self) -> usize;
-    /// Draws `n_paths` fresh joint posterior sample paths, appended to `out` path by path
-    /// (`out.len()` grows by `n_paths * n_points()`).
-    fn sample_paths(&self, rng: &mut ChaCha8Rng, n_paths: usize, out: &mut Vec<f64>);
-    /// Brings `bank` up to date: its paths (prior draws from earlier steps) are conditioned on
-    /// the observations made since, and fresh draws conditioned on all of them are appended
-    /// until it holds at least `n_paths` paths. Every path is then an exact posterior draw.
-    fn update_bank(&self, rng: &mut ChaCha8Rng, bank: &mut PathBank, n_paths: usize);
-}
 
 /// What stopping rules need from a continuous search space (`[0, 1]^d`), where nothing can be
 /// scanned point by point: the optima of the rules' statistics (each an approximation found
@@ -83,7 +69,8 @@ impl StepView<'_> {
     pub fn min_pbgi(&self) -> Option<f64> {
         match self.continuous {
             Some(space) => Some(space.min_pbgi()),
-            None => crate::acquisitions::pbgi_argmin(self).map(|(_, g)| g),
+            None => super::pbgi_scan::pbgi_argmin(self.mean, self.sd, self.cost, self.evaluated)
+                .map(|(_, g)| g),
         }
     }
 

@@ -7,6 +7,7 @@
 pub mod cost;
 pub mod initial_design;
 pub mod interface;
+pub mod pbgi_scan;
 pub mod run;
 
 pub use cost::{scaled_costs, CostFunction, PeriodicAnchor};

@@ -28,7 +28,6 @@
 //! cancel because `L[u+1,k] = V[k, x_{u+1}]`), and `g ← g + r_{u+1}·V[u+1,·]`: `O(n)` per path
 //! and observation, and a path conditioned this way is an exact posterior draw at every step.
 use super::prior::Problem;
-use crate::bo::interface::PosteriorSampler;
 use rand_chacha::ChaCha8Rng;
 
 /// Prior paths kept across steps and conditioned on the observations as they arrive.
@@ -202,6 +201,20 @@ impl<'p> Posterior<'p> {
             path[j] = y;
         }
     }
+}
+
+/// Exact joint sampling from the current posterior over the whole finite domain
+/// (Thompson sampling, PRB).
+pub trait PosteriorSampler {
+    /// Number of domain points.
+    fn n_points(&self) -> usize;
+    /// Draws `n_paths` fresh joint posterior sample paths, appended to `out` path by path
+    /// (`out.len()` grows by `n_paths * n_points()`).
+    fn sample_paths(&self, rng: &mut ChaCha8Rng, n_paths: usize, out: &mut Vec<f64>);
+    /// Brings `bank` up to date: its paths (prior draws from earlier steps) are conditioned on
+    /// the observations made since, and fresh draws conditioned on all of them are appended
+    /// until it holds at least `n_paths` paths. Every path is then an exact posterior draw.
+    fn update_bank(&self, rng: &mut ChaCha8Rng, bank: &mut PathBank, n_paths: usize);
 }
 
 impl PosteriorSampler for Posterior<'_> {

@@ -1,4 +1,4 @@
-//! `comparison.md`: the README's comparison table, per cost function.
+//! `comparison.md`: the comparison table (docs/results/experiment-paper-1d.md), per cost function.
 use super::summary::{SummaryRow, HINDSIGHT, HINDSIGHT_FIXED};
 use crate::acquisitions::AcquisitionName;
 use crate::experiment::ExperimentResults;
@@ -21,7 +21,7 @@ fn mean_pm(mean: f64, spread: f64) -> String {
 /// Hindsight lower bound) and one column per matched acquisition (PBGI, LogEIPC; the others
 /// when those are absent) and `λ`. A cell is `mean ± 2SE [rank among the rules for that
 /// acquisition]`, the best rule of the column in bold, then the mean stopping time and the
-/// share of runs that hit the cap when above 0. This is the README's comparison table.
+/// share of runs that hit the cap when above 0. This is the comparison table of docs/results/experiment-paper-1d.md.
 pub fn comparison_markdown(
     results: &ExperimentResults,
     rows: &[SummaryRow],
