@@ -9,10 +9,9 @@ pub mod log_eipc;
 pub mod pbgi;
 pub mod thompson;
 
-pub use crate::bo::pbgi_scan::pbgi_argmin;
 pub use lcb::{gp_ucb_beta, Lcb};
 pub use log_eipc::LogEipc;
-pub use pbgi::Pbgi;
+pub use pbgi::{pbgi_argmin, Pbgi};
 pub use thompson::Thompson;
 
 use crate::bo::{Acquisition, StepView};
