@@ -23,7 +23,7 @@ pub fn pbgi_bisection100(mu: f64, sigma: f64, cost: f64) -> f64 {
         return f64::NAN;
     }
     if !mu.is_finite() || !sigma.is_finite() || !cost.is_finite() {
-        return crate::pbgi(mu, sigma, cost);
+        return crate::pbgi::pbgi(mu, sigma, cost);
     }
     let mut lo = -1.0_f64;
     let mut hi = 1.0_f64;

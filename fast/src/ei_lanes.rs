@@ -15,8 +15,8 @@
 use crate::exp_reduced::exp_neg_reduced;
 use crate::lanes::{for_each_x4, lanes_entry, two_prod, two_square, two_sum, Lanes};
 use crate::scaled_h::Z_BEYOND;
+use crate::slice_length::SliceLengthError;
 use crate::tail_lanes::{p_tail_sq, TailLanes};
-use crate::SliceLengthError;
 
 /// `Standardized::new` and `Standardized::zlo` for a group of lanes (meaningful where
 /// `σ ∈ [1e-150, 1e150]`, `y - μ` finite and, for `zlo`, `|y - μ| ≥ 1e-250`).
@@ -136,7 +136,7 @@ pub(crate) fn ei_lanes_kernel<const N: usize, V: Lanes<N>>(
         out,
         #[inline(always)]
         |i| ei_x4(V::load(mu, i), V::load(sigma, i), y),
-        |i| crate::ei(mu[i], sigma[i], y),
+        |i| crate::ei::ei(mu[i], sigma[i], y),
     );
 }
 

@@ -12,21 +12,21 @@ const SEED: u64 = 0xf3a_d15c;
 /// The bits of every public scalar function at one input (NaN as one value).
 fn all_bits(y: f64, mu: f64, sigma: f64, cost: f64, m: f64, s: f64) -> Vec<u64> {
     let z = (y - mu) / sigma;
-    let ei = crate::ei_grad(mu, sigma, y);
-    let log_ei = crate::log_ei_grad(mu, sigma, y);
-    let pbgi = crate::pbgi_grad(mu, sigma, cost);
+    let ei = crate::gradients::ei_grad(mu, sigma, y);
+    let log_ei = crate::gradients::log_ei_grad(mu, sigma, y);
+    let pbgi = crate::gradients::pbgi_grad(mu, sigma, cost);
     [
-        crate::ei(mu, sigma, y),
-        crate::log_ei(mu, sigma, y),
-        crate::h(z),
-        crate::ln_h(z),
-        crate::log_ndtr(z),
-        crate::log_eipc(mu, sigma, y, cost),
-        crate::log_eipc_inv(mu, sigma, y, m, s),
-        crate::log_eipc_exp(mu, sigma, y, m, s),
-        crate::pbgi(mu, sigma, cost),
-        crate::pbgi_lognormal(mu, sigma, m, s),
-        crate::pbgi_small_cost(mu, sigma, cost),
+        crate::ei::ei(mu, sigma, y),
+        crate::log_ei::log_ei(mu, sigma, y),
+        crate::h::h(z),
+        crate::h::ln_h(z),
+        crate::log_ndtr::log_ndtr(z),
+        crate::log_eipc::log_eipc(mu, sigma, y, cost),
+        crate::log_eipc::log_eipc_inv(mu, sigma, y, m, s),
+        crate::log_eipc::log_eipc_exp(mu, sigma, y, m, s),
+        crate::pbgi::pbgi(mu, sigma, cost),
+        crate::pbgi::pbgi_lognormal(mu, sigma, m, s),
+        crate::pbgi::pbgi_small_cost(mu, sigma, cost),
         ei.value,
         ei.d_mu,
         ei.d_sigma,

@@ -17,8 +17,8 @@ use crate::lanes::two_square;
 use crate::lanes::{lanes_entry, LaneMask, Lanes, LANES};
 use crate::log_ei_lanes::log_ei_x4;
 use crate::pbgi_lanes::{chunks, index_x4, solve_chunk};
+use crate::slice_length::SliceLengthError;
 use crate::tail_lanes::p_tail_sq;
-use crate::SliceLengthError;
 use core::f64::consts::FRAC_1_SQRT_2;
 
 /// `p_tail(x)` for `0 ≤ x < 2^16` (the high part of `p_tail_sq`, the same operations).
@@ -106,7 +106,7 @@ pub(crate) fn pbgi_grad_lanes_kernel<V: Lanes>(
 ) {
     let n = mu.len();
     let scalar = |mu: f64, sigma: f64, cost: f64| {
-        let g = crate::pbgi_grad(mu, sigma, cost);
+        let g = crate::gradients::pbgi_grad(mu, sigma, cost);
         [g.value, g.d_sigma, g.d_cost]
     };
     for (a, b) in chunks(n) {
@@ -185,7 +185,7 @@ pub(crate) fn ei_grad_lanes_kernel<V: Lanes>(
 ) {
     let n = mu.len();
     let scalar = |mu: f64, sigma: f64| {
-        let g = crate::ei_grad(mu, sigma, y);
+        let g = crate::gradients::ei_grad(mu, sigma, y);
         [g.value, g.d_mu, g.d_sigma]
     };
     for i in (0..n - n % LANES).step_by(LANES) {
@@ -263,7 +263,7 @@ pub(crate) fn log_ei_grad_lanes_kernel<V: Lanes>(
 ) {
     let n = mu.len();
     let scalar = |mu: f64, sigma: f64| {
-        let g = crate::log_ei_grad(mu, sigma, y);
+        let g = crate::gradients::log_ei_grad(mu, sigma, y);
         [g.value, g.d_mu, g.d_sigma]
     };
     for i in (0..n - n % LANES).step_by(LANES) {

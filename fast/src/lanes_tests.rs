@@ -68,7 +68,7 @@ pub(crate) fn inputs(rng: &mut ChaCha8Rng, n: usize) -> (f64, Vec<f64>, Vec<f64>
         let c = match rng.gen_range(0..6) {
             0 => SPECIALS[rng.gen_range(0..SPECIALS.len())],
             1 => 10f64.powf(rng.gen_range(-320.0..300.0)),
-            _ => crate::ei(m, s, y) * 10f64.powf(rng.gen_range(-2.0..2.0)),
+            _ => crate::ei::ei(m, s, y) * 10f64.powf(rng.gen_range(-2.0..2.0)),
         };
         mu.push(m);
         sigma.push(s);
@@ -133,14 +133,16 @@ fn compare_any_width<const N: usize, V: Lanes<N>>(
     let args = |i: usize| describe_point(mu, sigma, Some(y), cost, i);
     let mut got = vec![0.0; n];
     ei_lanes_kernel::<N, V>(mu, sigma, y, &mut got);
-    let want: Vec<f64> = (0..n).map(|i| crate::ei(mu[i], sigma[i], y)).collect();
+    let want: Vec<f64> = (0..n).map(|i| crate::ei::ei(mu[i], sigma[i], y)).collect();
     assert_same(path, "ei", &got, &want, args);
     log_ei_lanes_kernel::<N, V>(mu, sigma, y, &mut got);
-    let want: Vec<f64> = (0..n).map(|i| crate::log_ei(mu[i], sigma[i], y)).collect();
+    let want: Vec<f64> = (0..n)
+        .map(|i| crate::log_ei::log_ei(mu[i], sigma[i], y))
+        .collect();
     assert_same(path, "log_ei", &got, &want, args);
     log_eipc_lanes_kernel::<N, V>(mu, sigma, y, cost, &mut got);
     let want: Vec<f64> = (0..n)
-        .map(|i| crate::log_eipc(mu[i], sigma[i], y, cost[i]))
+        .map(|i| crate::log_eipc::log_eipc(mu[i], sigma[i], y, cost[i]))
         .collect();
     assert_same(path, "log_eipc", &got, &want, args);
 }
@@ -152,7 +154,9 @@ fn compare_gradients<V: Lanes>(path: &str, y: f64, mu: &[f64], sigma: &[f64], co
     let mut got = vec![0.0; n];
     let (mut d_mu, mut d_sigma) = (vec![0.0; n], vec![0.0; n]);
     ei_grad_lanes_kernel::<V>(mu, sigma, y, &mut got, &mut d_mu, &mut d_sigma);
-    let want: Vec<_> = (0..n).map(|i| crate::ei_grad(mu[i], sigma[i], y)).collect();
+    let want: Vec<_> = (0..n)
+        .map(|i| crate::gradients::ei_grad(mu[i], sigma[i], y))
+        .collect();
     let field = |f: fn(&crate::EiGrad) -> f64| want.iter().map(f).collect::<Vec<_>>();
     assert_same(path, "ei_grad.value", &got, &field(|g| g.value), args);
     assert_same(path, "ei_grad.d_mu", &d_mu, &field(|g| g.d_mu), args);
@@ -165,7 +169,7 @@ fn compare_gradients<V: Lanes>(path: &str, y: f64, mu: &[f64], sigma: &[f64], co
     );
     log_ei_grad_lanes_kernel::<V>(mu, sigma, y, &mut got, &mut d_mu, &mut d_sigma);
     let want: Vec<_> = (0..n)
-        .map(|i| crate::log_ei_grad(mu[i], sigma[i], y))
+        .map(|i| crate::gradients::log_ei_grad(mu[i], sigma[i], y))
         .collect();
     let field = |f: fn(&crate::EiGrad) -> f64| want.iter().map(f).collect::<Vec<_>>();
     assert_same(path, "log_ei_grad.value", &got, &field(|g| g.value), args);
@@ -186,13 +190,13 @@ fn compare_pbgi<V: Lanes>(path: &str, mu: &[f64], sigma: &[f64], cost: &[f64]) {
     let mut got = vec![0.0; n];
     pbgi_lanes_kernel::<V>(mu, sigma, cost, &mut got);
     let want: Vec<f64> = (0..n)
-        .map(|i| crate::pbgi(mu[i], sigma[i], cost[i]))
+        .map(|i| crate::pbgi::pbgi(mu[i], sigma[i], cost[i]))
         .collect();
     assert_same(path, "pbgi", &got, &want, args);
     let (mut d_sigma, mut d_cost) = (vec![0.0; n], vec![0.0; n]);
     pbgi_grad_lanes_kernel::<V>(mu, sigma, cost, &mut got, &mut d_sigma, &mut d_cost);
     let want: Vec<_> = (0..n)
-        .map(|i| crate::pbgi_grad(mu[i], sigma[i], cost[i]))
+        .map(|i| crate::gradients::pbgi_grad(mu[i], sigma[i], cost[i]))
         .collect();
     let field = |f: fn(&crate::PbgiGrad) -> f64| want.iter().map(f).collect::<Vec<_>>();
     assert_same(path, "pbgi_grad.value", &got, &field(|g| g.value), args);
@@ -412,29 +416,29 @@ fn the_public_slices_equal_the_scalar_functions() {
     let args = |i: usize| format!("index {i}");
     crate::ei_slice(&mu, &sigma, y, &mut out).unwrap();
     let want: Vec<f64> = (0..mu.len())
-        .map(|i| crate::ei(mu[i], sigma[i], y))
+        .map(|i| crate::ei::ei(mu[i], sigma[i], y))
         .collect();
     assert_same(crate::simd_path(), "ei_slice", &out, &want, args);
     crate::log_ei_slice(&mu, &sigma, y, &mut out).unwrap();
     let want: Vec<f64> = (0..mu.len())
-        .map(|i| crate::log_ei(mu[i], sigma[i], y))
+        .map(|i| crate::log_ei::log_ei(mu[i], sigma[i], y))
         .collect();
     assert_same(crate::simd_path(), "log_ei_slice", &out, &want, args);
     crate::log_eipc_slice(&mu, &sigma, y, &cost, &mut out).unwrap();
     let want: Vec<f64> = (0..mu.len())
-        .map(|i| crate::log_eipc(mu[i], sigma[i], y, cost[i]))
+        .map(|i| crate::log_eipc::log_eipc(mu[i], sigma[i], y, cost[i]))
         .collect();
     assert_same(crate::simd_path(), "log_eipc_slice", &out, &want, args);
     let (mu, sigma, cost) = pbgi_inputs(&mut rng, 4099);
     crate::pbgi_slice(&mu, &sigma, &cost, &mut out).unwrap();
     let want: Vec<f64> = (0..mu.len())
-        .map(|i| crate::pbgi(mu[i], sigma[i], cost[i]))
+        .map(|i| crate::pbgi::pbgi(mu[i], sigma[i], cost[i]))
         .collect();
     assert_same(crate::simd_path(), "pbgi_slice", &out, &want, args);
     let (mut d1, mut d2) = (vec![0.0; mu.len()], vec![0.0; mu.len()]);
     crate::pbgi_grad_slice(&mu, &sigma, &cost, &mut out, &mut d1, &mut d2).unwrap();
     for i in 0..mu.len() {
-        let g = crate::pbgi_grad(mu[i], sigma[i], cost[i]);
+        let g = crate::gradients::pbgi_grad(mu[i], sigma[i], cost[i]);
         let got = [out[i], d1[i], d2[i]];
         assert_same(
             crate::simd_path(),
@@ -446,7 +450,7 @@ fn the_public_slices_equal_the_scalar_functions() {
     }
     crate::log_ei_grad_slice(&mu, &sigma, y, &mut out, &mut d1, &mut d2).unwrap();
     for i in 0..mu.len() {
-        let g = crate::log_ei_grad(mu[i], sigma[i], y);
+        let g = crate::gradients::log_ei_grad(mu[i], sigma[i], y);
         let got = [out[i], d1[i], d2[i]];
         let want = [g.value, g.d_mu, g.d_sigma];
         assert_same(crate::simd_path(), "log_ei_grad_slice", &got, &want, |_| {
@@ -455,7 +459,7 @@ fn the_public_slices_equal_the_scalar_functions() {
     }
     crate::ei_grad_slice(&mu, &sigma, y, &mut out, &mut d1, &mut d2).unwrap();
     for i in 0..mu.len() {
-        let g = crate::ei_grad(mu[i], sigma[i], y);
+        let g = crate::gradients::ei_grad(mu[i], sigma[i], y);
         let got = [out[i], d1[i], d2[i]];
         assert_same(
             crate::simd_path(),

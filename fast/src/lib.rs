@@ -69,6 +69,7 @@ mod pbgi_lanes;
 mod pbgi_start_coeffs;
 mod scaled_h;
 mod schedule;
+mod slice_length;
 mod standardize;
 mod stopping;
 mod tail;
@@ -90,39 +91,9 @@ pub use log_ndtr::{log_ndtr, log_ndtr_slice};
 pub use pbgi::{pbgi, pbgi_lognormal, pbgi_small_cost};
 pub use pbgi_lanes::pbgi_slice;
 pub use schedule::{budget_lambda, PbgiDSchedule};
+pub use slice_length::SliceLengthError;
 pub use stopping::{
     max_log_eipc, pbgi_gap, stop_by_log_eipc, stop_by_pbgi, Candidate, StoppingHelper,
 };
 
-/// Slices passed to a `*_slice` function have different lengths; nothing was written.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SliceLengthError {
-    /// `(argument name, length)` for every slice, in argument order.
-    pub lengths: Vec<(&'static str, usize)>,
-}
-
-impl SliceLengthError {
-    fn check(lengths: &[(&'static str, usize)]) -> Result<(), SliceLengthError> {
-        let n = lengths[0].1;
-        if lengths.iter().all(|&(_, l)| l == n) {
-            Ok(())
-        } else {
-            Err(SliceLengthError {
-                lengths: lengths.to_vec(),
-            })
-        }
-    }
-}
-
-impl core::fmt::Display for SliceLengthError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "slice lengths differ:")?;
-        for (name, len) in &self.lengths {
-            write!(f, " {name}={len}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for SliceLengthError {}
 pub mod pandora;

@@ -8,8 +8,8 @@
 //! those of the scalar functions; the remaining lanes are recomputed by them.
 use crate::ei_lanes::{ei_kernel, ei_masks, ei_x4, standardize};
 use crate::lanes::{for_each_x4, lanes_entry, two_prod, two_square, two_sum, LaneMask, Lanes};
+use crate::slice_length::SliceLengthError;
 use crate::tail_lanes::p_tail_sq;
-use crate::SliceLengthError;
 
 /// LogEI for a group of lanes and which lanes it settled.
 #[inline(always)]
@@ -78,7 +78,7 @@ pub(crate) fn log_ei_lanes_kernel<const N: usize, V: Lanes<N>>(
         out,
         #[inline(always)]
         |i| log_ei_x4(V::load(mu, i), V::load(sigma, i), y),
-        |i| crate::log_ei(mu[i], sigma[i], y),
+        |i| crate::log_ei::log_ei(mu[i], sigma[i], y),
     );
 }
 
@@ -95,7 +95,7 @@ pub(crate) fn log_eipc_lanes_kernel<const N: usize, V: Lanes<N>>(
         out,
         #[inline(always)]
         |i| log_eipc_x4(V::load(mu, i), V::load(sigma, i), y, V::load(cost, i)),
-        |i| crate::log_eipc(mu[i], sigma[i], y, cost[i]),
+        |i| crate::log_eipc::log_eipc(mu[i], sigma[i], y, cost[i]),
     );
 }
 

@@ -3,8 +3,8 @@
 use crate::dd::fma_dispatch;
 use crate::dd::{scaled_square, two_prod};
 use crate::scaled_h::LN_SQRT_2PI;
+use crate::slice_length::SliceLengthError;
 use crate::tail::p_tail;
-use crate::SliceLengthError;
 
 /// `ln Φ(x)`, `Φ(x) = P(Z ≤ x)`, `Z ~ N(0, 1)`; SciPy's `scipy.special.log_ndtr`.
 ///

@@ -23,8 +23,8 @@ use crate::pbgi::{
     P_SERIES, R_LOWER, R_TABLE_END, R_UPPER, SIGMA_SAFE_MAX, SIGMA_SAFE_MIN, S_SERIES,
 };
 use crate::pbgi_start_coeffs::{R_BREAKS, U_OF_R, X_OF_V};
+use crate::slice_length::SliceLengthError;
 use crate::tail_lanes::p_tail_sq;
-use crate::SliceLengthError;
 
 /// Points per chunk (a multiple of [`LANES`]; indices within a chunk fit in a `u8`).
 const CHUNK: usize = 128;
@@ -265,11 +265,11 @@ pub(crate) fn pbgi_lanes_kernel<V: Lanes>(
                 let (g, _, ok) = index_x4::<V>(mu, sigma, cost, &solved, i);
                 (g, ok)
             },
-            |i| crate::pbgi(mu[i], sigma[i], cost[i]),
+            |i| crate::pbgi::pbgi(mu[i], sigma[i], cost[i]),
         );
     }
     for j in n - n % LANES..n {
-        out[j] = crate::pbgi(mu[j], sigma[j], cost[j]);
+        out[j] = crate::pbgi::pbgi(mu[j], sigma[j], cost[j]);
     }
 }
 

@@ -127,16 +127,16 @@ impl StoppingHelper {
         stabilisation: usize,
         debounce: usize,
         window: usize,
-    ) -> Result<Self, crate::DomainError> {
+    ) -> Result<Self, crate::domain::DomainError> {
         if debounce == 0 {
-            return Err(crate::DomainError {
+            return Err(crate::domain::DomainError {
                 name: "debounce",
                 value: 0.0,
                 reason: "must be >= 1",
             });
         }
         if window == 0 || window > Self::MAX_WINDOW {
-            return Err(crate::DomainError {
+            return Err(crate::domain::DomainError {
                 name: "window",
                 value: window as f64,
                 reason: "must be >= 1 and <= 2^24",

@@ -2,8 +2,8 @@
 
 use crate::arith::interval::Interval;
 use crate::arith::mpfr::{down, exponent, up};
-use crate::arith::wide_float::{Direction, Wide};
-use crate::{Accuracy, Certified, Error};
+use crate::arith::wide_float::{nearest_f64, Direction, Wide};
+use crate::certified::{Accuracy, Certified, Error};
 use rug::float::Round;
 use rug::Float;
 
@@ -16,15 +16,6 @@ pub(crate) fn rounds_to_one_f64(iv: &Interval) -> Option<f64> {
         _ => (iv.lo.to_f64(), iv.hi.to_f64()),
     };
     (lo == hi && !lo.is_nan()).then(|| signed_zero(lo, iv))
-}
-
-/// `x.to_f64()` (round to nearest, ties to even) from the three-limb form of `|x|`
-/// ([`Wide::to_f64_nearest`], the same double) where `x` has at most 192 bits and rounds to a
-/// normal double or zero; `None` otherwise. Rounding to nearest is symmetric, so the sign is
-/// applied after.
-pub(crate) fn nearest_f64(x: &Float) -> Option<f64> {
-    let v = Wide::magnitude_of(x)?.to_f64_nearest()?;
-    Some(if x.is_sign_negative() { -v } else { v })
 }
 
 /// `v`, or for a zero `v` the zero of the exact value's sign: `-0` only when the exact value

@@ -4,11 +4,11 @@
 use crate::arith::interval::{exact_difference_f64, log2_abs, Interval};
 use crate::arith::mpfr::{down, up, widen_exponent_range};
 use crate::arith::wide_float::{Direction, Wide};
+use crate::certified::{Accuracy, Certified, Error};
 use crate::certify::{exact, first_precision, series_accuracy, ziv, Enclosure};
 use crate::gaussian::{h_neg, h_neg_wide, h_neg_with_density};
 use crate::h_centres::scaled_h_neg_of_distance;
 use crate::input::{finite, non_negative};
-use crate::{Accuracy, Certified, Error};
 use rug::Float;
 
 /// Extra precision to carry `x = |d|/σ` with, so that its rounding costs no more than the

@@ -6,9 +6,9 @@
 
 use crate::arith::interval::{exact_sum, Interval};
 use crate::arith::mpfr::widen_exponent_range;
+use crate::certified::{Accuracy, Error};
 use crate::certify::exact;
 use crate::ei::tail_enclosure;
-use crate::{Accuracy, Error};
 use rug::Float;
 
 /// Decides `EI(μ, σ; g) > c` for every `c` in the cost enclosure (`Some(true)`), or

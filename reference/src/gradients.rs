@@ -20,12 +20,12 @@
 
 use crate::arith::interval::{log2_abs, Interval};
 use crate::arith::mpfr::{down, up, widen_exponent_range};
+use crate::certified::{Accuracy, Certified, Error};
 use crate::certify::{exact, negated, ziv};
 use crate::ei::{distance, distance_bits, ei_enclosure, exact_difference};
 use crate::gaussian::{phi, tail_ratios, upper_tail};
 use crate::input::{finite, non_negative, positive};
 use crate::standardized_index::standardized_index;
-use crate::{Accuracy, Certified, Error};
 use rug::Float;
 
 /// The gradient of EI or LogEI with respect to the posterior mean and standard deviation.

@@ -1,11 +1,11 @@
 //! The Gaussian building block `h(z) = z·Φ(z) + φ(z)` and its logarithm (MATH.md, "Gaussian
 //! building blocks"), as the special cases `EI(0, 1; z)` and `LogEI(0, 1; z)`.
 
+use crate::certified::{Accuracy, Certified, Error};
 use crate::certify::series_accuracy;
 use crate::ei::ei_with;
 use crate::input::finite;
 use crate::log_ei::{log_ei_by_centres, log_ei_core};
-use crate::{Accuracy, Certified, Error};
 
 /// `h(z) = z·Φ(z) + φ(z) = E[max(z - Z, 0)]` (MATH.md, "Gaussian building blocks"); equals
 /// `EI(0, 1; z)`.

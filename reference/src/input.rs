@@ -1,6 +1,6 @@
 //! Input validation: every public entry point checks its arguments here first.
 
-use crate::Error;
+use crate::certified::Error;
 
 /// A finite f64.
 pub(crate) fn finite(name: &'static str, value: f64) -> Result<f64, Error> {

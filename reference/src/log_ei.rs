@@ -4,6 +4,7 @@
 use crate::arith::interval::{ln_point, Interval};
 use crate::arith::mpfr::{down, up, widen_exponent_range};
 use crate::arith::wide_float::Direction;
+use crate::certified::{Accuracy, Certified, Error};
 use crate::certify::{
     exact, first_precision, is_tight, rounds_to_one_f64, series_accuracy, ziv, Enclosure,
 };
@@ -13,7 +14,6 @@ use crate::ei::{
 };
 use crate::gaussian::{h_neg, ln_h_neg, TAYLOR_MAX};
 use crate::input::{finite, non_negative};
-use crate::{Accuracy, Certified, Error};
 use rug::float::Round;
 use rug::ops::AddAssignRound;
 use rug::Float;

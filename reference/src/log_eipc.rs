@@ -2,11 +2,11 @@
 //! improvement" and "Unknown (log-normal) costs"; stopping paper, eqs. 4, 13, 14).
 
 use crate::arith::mpfr::widen_exponent_range;
+use crate::certified::{Accuracy, Certified, Error};
 use crate::certify::exact;
 use crate::ei::exact_difference;
 use crate::input::{finite, non_negative, positive};
 use crate::log_ei::{check_ei_args, log_ei_core, log_enclosure, LnCost};
-use crate::{Accuracy, Certified, Error};
 use std::cmp::Ordering;
 
 /// Certified sign of `LogEIPC(μ, σ, y, c)` from its own enclosure (raising the precision until

@@ -3,10 +3,10 @@
 
 use crate::arith::interval::Interval;
 use crate::arith::mpfr::{down, up, widen_exponent_range};
+use crate::certified::{Accuracy, Certified, Error};
 use crate::certify::{exact, negated, series_accuracy, ziv};
 use crate::gaussian::{ln_upper_tail, upper_tail};
 use crate::input::finite;
-use crate::{Accuracy, Certified, Error};
 
 /// `-ln Φ(x) = -ln(1 - Q(x)) > 0` for `x > 0` enclosed: MPFR's `log1p` of `-Q`, so the
 /// result keeps its relative accuracy however small `Q(x)` is (no `ln` of a number near 1).

@@ -11,12 +11,12 @@
 
 use crate::arith::interval::{exact_midpoint, exact_sum, Interval};
 use crate::arith::mpfr::{down, up, widen_exponent_range};
+use crate::certified::{Accuracy, Certified, Error};
 use crate::certify::{exact, finish, is_tight, ziv};
 use crate::ei::{ei_enclosure, tail_enclosure, tail_with_slope};
 use crate::ei_comparison::Comparer;
 use crate::input::{finite, non_negative, positive};
 use crate::log_ei::ln_ei_enclosure;
-use crate::{Accuracy, Certified, Error};
 use rug::float::Round;
 use rug::Float;
 

@@ -3,10 +3,10 @@
 
 use crate::arith::interval::Interval;
 use crate::arith::mpfr::{down, up};
+use crate::certified::{Accuracy, Error};
 use crate::certify::exact;
 use crate::ei_comparison::Comparer;
 use crate::pbgi::{solve, solve_near_estimate};
-use crate::{Accuracy, Error};
 use rug::Float;
 
 /// The standardized index `u = (g - μ)/σ`, the root of `h(u) = c/σ`, enclosed with relative

@@ -1,11 +1,12 @@
 //! The PBGI/LogEIPC stopping rule decided exactly, both ways [stopping paper, eqs. 6–10;
 //! MATH.md, "The PBGI/LogEIPC stopping rule"].
 
+use crate::certified::{Accuracy, Candidate, Certified, Error};
 use crate::certify::exact;
 use crate::ei_comparison::ei_exceeds_cost;
 use crate::input::{finite, non_negative, positive};
 use crate::log_eipc::log_eipc_sign;
-use crate::{pbgi, Accuracy, Candidate, Certified, Error};
+use crate::pbgi::pbgi;
 
 /// Outcome of [`stop_decision`].
 #[derive(Clone, Debug, PartialEq)]

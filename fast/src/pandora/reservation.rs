@@ -13,7 +13,7 @@ use super::instance::{Distribution, PandoraBox};
 /// `g` may fall on either side of it, which can flip a tie (documented there).
 pub fn reservation_value(b: &PandoraBox) -> f64 {
     match &b.distribution {
-        Distribution::Normal { mean, sd } => crate::pbgi(*mean, *sd, b.cost),
+        Distribution::Normal { mean, sd } => crate::pbgi::pbgi(*mean, *sd, b.cost),
         Distribution::Discrete { values, probs } => {
             let c = b.cost;
             let (mut mass, mut moment) = (0.0, 0.0);

@@ -681,6 +681,15 @@ impl Ord for Wide {
     }
 }
 
+/// `x.to_f64()` (round to nearest, ties to even) from the three-limb form of `|x|`
+/// ([`Wide::to_f64_nearest`], the same double) where `x` has at most 192 bits and rounds to a
+/// normal double or zero; `None` otherwise. Rounding to nearest is symmetric, so the sign is
+/// applied after.
+pub(crate) fn nearest_f64(x: &Float) -> Option<f64> {
+    let v = Wide::magnitude_of(x)?.to_f64_nearest()?;
+    Some(if x.is_sign_negative() { -v } else { v })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

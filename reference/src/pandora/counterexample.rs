@@ -124,7 +124,7 @@ pub fn expected_max_with_zero(n: &Integer) -> Quadrature {
 
 /// The index `PBGI(0, 1, c)` (nearest f64) from the certified reference.
 fn unit_index(c: f64) -> Result<f64, InstanceError> {
-    crate::pbgi(0.0, 1.0, c)
+    crate::pbgi::pbgi(0.0, 1.0, c)
         .map(|x| x.value)
         .map_err(|e| invalid("lambda", format!("certified PBGI failed at cost {c}: {e}")))
 }

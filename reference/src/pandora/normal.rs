@@ -43,7 +43,7 @@ use super::quadrature::{
 };
 use super::reservation::discrete_reservation_value;
 use super::work::{too_much_work, Progress, WorkLimits, WORK_UNITS_PER_SECOND};
-use crate::Accuracy;
+use crate::certified::Accuracy;
 use rug::float::Round;
 use rug::{Float, Rational};
 use std::cmp::Ordering;
