@@ -96,6 +96,15 @@ fn ratios_over_h(z: f64) -> (f64, f64) {
 /// the closed forms in MPFR over the edges of f64 in `conformance/tests/fast_domain_edges.rs`.
 /// That bound in ULPs per region of `z`, and the measured maximum per region (also of
 /// [`ei_grad_slice`](crate::ei_grad_slice)): the one tolerance table, `conformance/src/tolerances.rs`.
+///
+/// # Example
+/// At `z = 0` the gradient is `(-Φ(0), φ(0)) = (-1/2, 1/√(2π))` (closed form), within
+/// `1e-15` relative:
+/// ```
+/// let close = |got: f64, want: f64| (got - want).abs() <= 1e-15 * want.abs();
+/// let e = pbgi_fast::ei_grad(0.0, 1.0, 0.0);
+/// assert!(close(e.d_mu, -0.5) && close(e.d_sigma, 0.3989422804014327));
+/// ```
 #[inline]
 pub fn ei_grad(mu: f64, sigma: f64, y: f64) -> EiGrad {
     fma_dispatch!(ei_grad_body(mu: f64, sigma: f64, y: f64) -> EiGrad)
@@ -255,6 +264,17 @@ fn minus_inverse(mu: f64, y: f64) -> f64 {
 /// `conformance/tests/fast_domain_edges.rs`. That bound in ULPs per region of `u`, and the
 /// measured maximum per region (also of [`pbgi_grad_slice`](crate::pbgi_grad_slice)): the one tolerance table,
 /// `conformance/src/tolerances.rs`.
+///
+/// # Example
+/// At `c = h(0) = 1/√(2π)` the index is `g = μ + σ·0` (MATH.md, "Sanity values"), so
+/// `∂g/∂c = 1/Φ(0) = 2` and `∂g/∂σ = -φ(0)/Φ(0) = -√(2/π)` (closed forms), within `1e-15`
+/// relative:
+/// ```
+/// let close = |got: f64, want: f64| (got - want).abs() <= 1e-15 * want.abs();
+/// let g = pbgi_fast::pbgi_grad(0.0, 1.0, 0.3989422804014327);
+/// assert_eq!(g.d_mu, 1.0);
+/// assert!(close(g.d_cost, 2.0) && close(g.d_sigma, -0.7978845608028654));
+/// ```
 #[inline]
 pub fn pbgi_grad(mu: f64, sigma: f64, cost: f64) -> PbgiGrad {
     fma_dispatch!(pbgi_grad_body(mu: f64, sigma: f64, cost: f64) -> PbgiGrad)

@@ -21,23 +21,9 @@
 //! path they return the bits of the scalar functions.
 //!
 //! # Examples
-//! The PBGI and its gradient, against values of MATH.md's "Sanity values" and closed forms: at
-//! `c = 1/√(2π) = h(0)` the index is `μ + σ·0`, so `∂g/∂c = 1/Φ(0) = 2` and
-//! `∂g/∂σ = -φ(0)/Φ(0) = -√(2/π)`; EI's gradient at `z = 0` is `(-Φ(0), φ(0)) = (-1/2, h(0))`.
-//! Each within its documented bound ([`pbgi`]: 4 ulp of `|μ| + σ·|u|`; the gradients:
-//! `1e-15·(1 + u²)` relative).
-//! ```
-//! use pbgi_fast::{ei_grad, pbgi, pbgi_grad};
-//! let close = |got: f64, want: f64| (got - want).abs() <= 1e-15 * want.abs();
-//! assert!((pbgi(0.0, 1.0, 0.1) + 0.9023463475100345).abs() <= 4.0 * 2f64.powi(-53));
-//! assert_eq!(pbgi(1.0, 0.0, 0.5), 1.5);
-//! let h0 = 0.3989422804014327;
-//! let g = pbgi_grad(0.0, 1.0, h0);
-//! assert_eq!(g.d_mu, 1.0);
-//! assert!(close(g.d_cost, 2.0) && close(g.d_sigma, -0.7978845608028654));
-//! let e = ei_grad(0.0, 1.0, 0.0);
-//! assert!(close(e.d_mu, -0.5) && close(e.d_sigma, h0));
-//! ```
+//! The main functions' documentation ends with one each ([`ei`](ei()), [`log_ei`](log_ei()),
+//! [`log_eipc`](log_eipc()), [`pbgi`](pbgi()), [`ei_grad`], [`pbgi_grad`], [`StoppingHelper`]),
+//! its expected value from a closed form or MATH.md's "Sanity values".
 // `unsafe` only to call the AVX2+FMA (and AVX-512) compilations of a kernel after checking
 // that the CPU has them (`lanes::lanes_entry`), and for the intrinsics of the lane types those
 // compilations use (`lanes::Avx4`, `lanes::Avx8`); and to call the FMA compilation of a scalar

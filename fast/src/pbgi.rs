@@ -31,6 +31,15 @@ pub(crate) const R_TABLE_END: f64 = R_BREAKS[7];
 /// ≤ 4 ulp of `|μ| + σ·|u|` from the correctly rounded result. The bound, why it holds and the
 /// measured maximum per region of `u` (also of [`pbgi_slice`](crate::pbgi_slice)): the one tolerance table,
 /// `conformance/src/tolerances.rs`.
+///
+/// # Example
+/// `PBGI(0, 1, 0.1) = -0.9023463475100345` and `PBGI(μ, 0, c) = μ + c` (MATH.md, "Sanity
+/// values"); the first within 4 ulp of `|μ| + σ·|u| = 0.90…` (`2^-53` each):
+/// ```
+/// use pbgi_fast::pbgi;
+/// assert!((pbgi(0.0, 1.0, 0.1) + 0.9023463475100345).abs() <= 4.0 * 2f64.powi(-53));
+/// assert_eq!(pbgi(1.0, 0.0, 0.5), 1.5);
+/// ```
 #[inline]
 pub fn pbgi(mu: f64, sigma: f64, cost: f64) -> f64 {
     fma_dispatch!(pbgi_body(mu: f64, sigma: f64, cost: f64) -> f64)

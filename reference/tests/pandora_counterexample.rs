@@ -1,13 +1,12 @@
 //! The EI-per-cost counterexample: exact `K`, `N`; `E[max(0, Z_1..Z_N)]` against mpmath; the
 //! paper's own bound `E[M] ≤ ε·√(2 ln(N+1))` (supplement, proof of Theorem 1), which forces the
 //! ratio to grow without bound; and the ratio table (printed with `--nocapture`).
+mod common;
+
+use common::pandora::r;
 use pbgi_reference::pandora::{counterexample, counterexample_sizes, expected_max_with_zero};
 use rug::ops::Pow;
 use rug::{Float, Integer, Rational};
-
-fn r(num: i64, den: i64) -> Rational {
-    Rational::from((num, den))
-}
 
 #[test]
 fn k_and_n_are_exact() {

@@ -5,17 +5,13 @@
 //! `y0 - σ·h((y0 - μ)/σ) + c`, `h` from the certified `pbgi_reference::h`).
 mod common;
 
-use common::pandora::{instances, runner};
+use common::pandora::{instances, r, runner};
 use pbgi_reference::pandora::{
     evaluate, evaluate_general, nearest_f64, Distribution, IndexPolicy, Instance, PandoraBox, Tie,
 };
 use proptest::prelude::*;
 use rug::ops::Pow;
 use rug::{Float, Rational};
-
-fn r(num: i64, den: i64) -> Rational {
-    Rational::from((num, den))
-}
 
 fn normal_box(mean: Rational, sd: Rational, cost: Rational) -> PandoraBox {
     PandoraBox::new(cost, Distribution::Normal { mean, sd }, None).expect("valid")

@@ -1,11 +1,9 @@
 //! Exact reservation values of discrete boxes: hand-computed cases and substitution back into
 //! `E[max(g - X, 0)] = c` (the definition, MATH.md "Pandora's Box").
-use pbgi_reference::pandora::{discrete_reservation_value, Discrete};
-use rug::Rational;
+mod common;
 
-fn r(num: i64, den: i64) -> Rational {
-    Rational::from((num, den))
-}
+use common::pandora::r;
+use pbgi_reference::pandora::{discrete_reservation_value, Discrete};
 
 fn uniform01() -> Discrete {
     Discrete::new(vec![r(0, 1), r(1, 1)], vec![r(1, 2), r(1, 2)], None).expect("valid")

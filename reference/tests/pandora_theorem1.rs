@@ -3,15 +3,11 @@
 //! exceeds `C + U`. Prints the tightness figures `E[cost]/(C + U)` (run with `--nocapture`).
 mod common;
 
-use common::pandora::{instances, runner};
+use common::pandora::{instances, r, runner};
 use pbgi_reference::pandora::{theorem1, Instance, PandoraBox};
 use proptest::prelude::*;
 use rug::{Float, Rational};
 use std::cell::RefCell;
-
-fn r(num: i64, den: i64) -> Rational {
-    Rational::from((num, den))
-}
 
 /// The same boxes shifted to mean 0, without outside option.
 fn centred(instance: &Instance) -> Instance {

@@ -6,7 +6,7 @@
 //! problem; (3) the dual `D(λ) = V*(λc) - λB` at other `λ` never exceeds `D(λ*)`.
 mod common;
 
-use common::pandora::{instances, runner};
+use common::pandora::{instances, r, runner};
 use pbgi_reference::pandora::{
     kww_objective, solve_budget, solve_dp, BudgetSolution, Instance, PandoraBox, ScaledPolicy,
 };
@@ -14,10 +14,6 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rug::Rational;
 use std::cell::RefCell;
-
-fn r(num: i64, den: i64) -> Rational {
-    Rational::from((num, den))
-}
 
 fn dp_value(instance: &Instance, lambda: &Rational) -> Rational {
     solve_dp(&instance.with_scaled_costs(lambda))

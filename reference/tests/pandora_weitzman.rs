@@ -5,17 +5,12 @@
 //! policy evaluation.
 mod common;
 
-use common::pandora::{instances, runner};
+use common::pandora::{instances, r, runner};
 use pbgi_reference::pandora::{
     evaluate, kww_objective, product_formula_cost, solve_dp, Action, IndexPolicy, Instance,
     PandoraBox, Tie,
 };
 use proptest::test_runner::TestCaseError;
-use rug::Rational;
-
-fn r(num: i64, den: i64) -> Rational {
-    Rational::from((num, den))
-}
 
 /// True when `action` is one the index policy may take first under some tie rule: stop only if
 /// `y0 ≤ min g`; open only a box of minimal index, and only if `y0 ≥` that index.

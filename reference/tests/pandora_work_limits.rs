@@ -3,7 +3,7 @@
 //! DP produces; the budget solve stops at its work limit; progress is reported.
 mod common;
 
-use common::pandora::{instances, runner};
+use common::pandora::{instances, r, runner};
 use pbgi_reference::pandora::{
     dp_size, number_bits, solve_budget_with, solve_dp_with, Instance, PandoraBox, Progress,
     WorkLimits,
@@ -12,10 +12,6 @@ use proptest::prelude::*;
 use rug::ops::Pow;
 use rug::{Integer, Rational};
 use std::time::Instant;
-
-fn r(num: i64, den: i64) -> Rational {
-    Rational::from((num, den))
-}
 
 /// `boxes` boxes of three atoms whose probabilities, values and costs are fractions with
 /// `digits`-digit numerators and denominators (deterministic, no randomness needed).

@@ -1,6 +1,6 @@
 //! Helpers shared by the reference's integration tests: values rounded down or up at a given
-//! precision (for enclosures computed in the tests themselves), and the Pandora property tests'
-//! instances and seeded runner ([`pandora`]).
+//! precision (for enclosures computed in the tests themselves), and the Pandora tests' exact
+//! rationals `r(num, den)`, random instances and seeded runner ([`pandora`]).
 // Each test file uses some of these.
 #![allow(dead_code)]
 use pbgi_reference::Float;

@@ -1,4 +1,5 @@
-//! Random small discrete Pandora instances for the property tests, with logged seeds.
+//! Random small discrete Pandora instances for the property tests, with logged seeds; the exact
+//! rationals `r(num, den)` every Pandora test writes its boxes in.
 //!
 //! Values are small rationals `k/d` (`|k| ≤ 6`, `d ∈ {1, 2, 3}`) so that ties between indices,
 //! atoms and the outside option happen often; probabilities are normalised integer weights;
@@ -27,7 +28,8 @@ pub fn runner(test: &str, cases: u32) -> (TestRunner, u64) {
     (TestRunner::new(config), seed)
 }
 
-fn rational(num: i64, den: i64) -> Rational {
+/// `num/den` as an exact rational (the Pandora tests' shorthand).
+pub fn r(num: i64, den: i64) -> Rational {
     Rational::from((num, den))
 }
 
@@ -51,19 +53,16 @@ pub fn instances(max_boxes: usize, max_atoms: usize) -> impl Strategy<Value = In
                 .enumerate()
                 .map(|(i, (cost, raw_values, weights))| {
                     let mut values: Vec<Rational> =
-                        raw_values.iter().map(|&(k, d)| rational(k, d)).collect();
+                        raw_values.iter().map(|&(k, d)| r(k, d)).collect();
                     values.sort();
                     values.dedup();
                     let weights = &weights[..values.len()];
                     let total: u32 = weights.iter().sum();
-                    let probs = weights
-                        .iter()
-                        .map(|&w| rational(w.into(), total.into()))
-                        .collect();
-                    PandoraBox::discrete(rational(cost, 4), values, probs, Some(i))
+                    let probs = weights.iter().map(|&w| r(w.into(), total.into())).collect();
+                    PandoraBox::discrete(r(cost, 4), values, probs, Some(i))
                         .expect("generated box is valid")
                 })
                 .collect();
-            Instance::new(boxes, outside.map(|y| rational(y, 1))).expect("non-empty")
+            Instance::new(boxes, outside.map(|y| r(y, 1))).expect("non-empty")
         })
 }
