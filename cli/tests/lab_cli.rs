@@ -53,6 +53,25 @@ fn assert_same_files(a: &Path, b: &Path) {
     }
 }
 
+/// Runs `pbgi SUB --config CONFIG --shard k/n` for every `k`, each into `dir/shard{k}`; returns
+/// the shard directories.
+fn run_shards(sub: &str, config: &Path, dir: &Path, n: usize) -> Vec<PathBuf> {
+    (1..=n)
+        .map(|k| {
+            let d = dir.join(format!("shard{k}"));
+            let o = run(pbgi()
+                .arg(sub)
+                .arg("--config")
+                .arg(config)
+                .arg("--out")
+                .arg(&d)
+                .args(["--shard", &format!("{k}/{n}"), "--threads", "1"]));
+            assert!(o.status.success(), "{}", stderr(&o));
+            d
+        })
+        .collect()
+}
+
 #[test]
 fn experiment_writes_tables_csv_and_plots() {
     let dir = scratch("experiment-files");
@@ -118,19 +137,7 @@ fn experiment_shards_merge_into_the_unsplit_run_byte_for_byte() {
         .arg("--out")
         .arg(&whole));
     assert!(o.status.success(), "{}", stderr(&o));
-    let mut shard_dirs = Vec::new();
-    for k in 1..=3 {
-        let d = dir.join(format!("shard{k}"));
-        let o = run(pbgi()
-            .arg("experiment")
-            .arg("--config")
-            .arg(&config)
-            .arg("--out")
-            .arg(&d)
-            .args(["--shard", &format!("{k}/3"), "--threads", "1"]));
-        assert!(o.status.success(), "{}", stderr(&o));
-        shard_dirs.push(d);
-    }
+    let shard_dirs = run_shards("experiment", &config, &dir, 3);
     let merged = dir.join("merged");
     // Any order of the shard directories.
     let o = run(pbgi()
@@ -177,19 +184,7 @@ fn validate_shards_merge_into_the_unsplit_run_byte_for_byte() {
         .arg(&whole)
         .args(["--threads", "2"]));
     assert!(o.status.success(), "{}", stderr(&o));
-    let mut dirs = Vec::new();
-    for k in 1..=2 {
-        let d = dir.join(format!("shard{k}"));
-        let o = run(pbgi()
-            .arg("validate")
-            .arg("--config")
-            .arg(&config)
-            .arg("--out")
-            .arg(&d)
-            .args(["--shard", &format!("{k}/2"), "--threads", "1"]));
-        assert!(o.status.success(), "{}", stderr(&o));
-        dirs.push(d);
-    }
+    let dirs = run_shards("validate", &config, &dir, 2);
     let merged = dir.join("merged");
     let o = run(pbgi()
         .arg("merge")
@@ -207,19 +202,7 @@ fn merge_refuses_an_output_that_is_one_of_its_shards() {
     let dir = scratch("merge-into-shard");
     let config = dir.join("tiny.toml");
     std::fs::write(&config, TINY_VALIDATE).unwrap();
-    let mut dirs = Vec::new();
-    for k in 1..=2 {
-        let d = dir.join(format!("shard{k}"));
-        let o = run(pbgi()
-            .arg("validate")
-            .arg("--config")
-            .arg(&config)
-            .arg("--out")
-            .arg(&d)
-            .args(["--shard", &format!("{k}/2"), "--threads", "1"]));
-        assert!(o.status.success(), "{}", stderr(&o));
-        dirs.push(d);
-    }
+    let dirs = run_shards("validate", &config, &dir, 2);
     let before = files(&dirs[0]);
     // The shard itself, spelled another way too.
     for out in [dirs[0].clone(), dir.join(".").join("shard1")] {

@@ -139,23 +139,6 @@ fn end_from_text(text: &str) -> Option<Float> {
     (end_text(&x) == text).then_some(x)
 }
 
-/// MPFR's exponent range in this thread widened to its maximum, as `pbgi_reference` does before
-/// every evaluation, so that an end such as `EI(0, 1; -1e5)`'s (about `2^-7.2e9`) reads back.
-fn widen_exponent_range() {
-    use gmp_mpfr_sys::mpfr;
-    // SAFETY: these calls only read and write MPFR's thread-local exponent bounds, and widen
-    // them, so no existing Float falls outside.
-    unsafe {
-        let (emin, emax) = (mpfr::get_emin_min(), mpfr::get_emax_max());
-        if mpfr::get_emin() != emin {
-            mpfr::set_emin(emin);
-        }
-        if mpfr::get_emax() != emax {
-            mpfr::set_emax(emax);
-        }
-    }
-}
-
 /// The `Enclosures` of a pickled state ([`Enclosures::__reduce__`]).
 ///
 /// # Errors
@@ -163,7 +146,9 @@ fn widen_exponent_range() {
 /// `lower > upper`.
 #[pyfunction]
 pub fn enclosures_from_state(state: Vec<State>) -> PyResult<Enclosures> {
-    widen_exponent_range();
+    // As every reference entry point does first: an end such as `EI(0, 1; -1e5)`'s (about
+    // `2^-7.2e9`) reads back only within MPFR's widest exponent range.
+    pbgi_reference::widen_exponent_range();
     let certified = state
         .into_iter()
         .enumerate()

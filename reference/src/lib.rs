@@ -32,6 +32,8 @@
 //! Every entry point widens MPFR's exponent range of the calling thread to its maximum
 //! (`±(2^62 - 1)`, so that `φ(1e8) = e^(-5e15)` is representable) and leaves it so: other MPFR
 //! code in that thread then under- or overflows later than with MPFR's default range.
+//! [`widen_exponent_range`] does it alone, for code that reads the crate's enclosures back
+//! (their ends may lie far outside the default range).
 //!
 //! # Functions
 //! Values: [`h`](h()), [`ln_h`], [`log_ndtr`](log_ndtr()) (`ln Φ`), [`ei`](ei()),
@@ -49,6 +51,7 @@
 //! `tests/published_values.rs`, `tests/exact_cases.rs`, `tests/stop_rule.rs`,
 //! `tests/domain_sweep.rs`, `tests/invalid_input.rs`.
 
+pub use arith::mpfr::widen_exponent_range;
 pub use certified::{Accuracy, Candidate, Certified, Error};
 pub use rug::Float;
 

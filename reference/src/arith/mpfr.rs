@@ -27,7 +27,7 @@ where
 /// `φ(1e8) = exp(-5e15)` neither underflow nor overflow. Idempotent and cheap. Every certified
 /// entry point calls it first, so it also installs the cache of MPFR's limb blocks
 /// (`limb_memory.rs`, once per process).
-pub(crate) fn widen_exponent_range() {
+pub fn widen_exponent_range() {
     use gmp_mpfr_sys::mpfr;
     crate::arith::limb_memory::install();
     // SAFETY: these calls only read/write MPFR's thread-local exponent bounds; every Float
