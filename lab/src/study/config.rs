@@ -298,6 +298,22 @@ pub fn format_number(x: f64) -> String {
 /// TOML, the line and column).
 pub fn parse_config<T: DeserializeOwned>(text: &str, json: bool) -> Result<T, String> {
     if json {
+        // serde fills a struct from a JSON array by position (`[1, 2]` would be seed 1,
+        // samples 2, and `[]` the defaults): only an object names its keys.
+        let start = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+        if !start.starts_with('{') {
+            let skipped = &text[..text.len() - start.len()];
+            let line = 1 + skipped.matches('\n').count();
+            let column = 1 + skipped.rsplit('\n').next().map_or(0, |l| l.chars().count());
+            let found = start
+                .chars()
+                .next()
+                .map_or("nothing".to_string(), |c| format!("{c:?}"));
+            return Err(format!(
+                "line {line}, column {column}: a JSON configuration is one object \
+                 ({{\"key\": value, …}}), found {found} first"
+            ));
+        }
         serde_json::from_str(text).map_err(|e| e.to_string())
     } else {
         toml::from_str(text).map_err(|e: toml::de::Error| e.to_string().trim_end().to_string())
@@ -346,6 +362,26 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_json_configuration_is_an_object_never_an_array() {
+        #[derive(serde::Deserialize, Debug, Default)]
+        #[serde(default)]
+        struct Two {
+            seed: u64,
+            samples: u64,
+        }
+        for text in ["[1, 2]", "[]", " 5", "\"x\"", "null", ""] {
+            let e = parse_config::<Two>(text, true).unwrap_err();
+            assert!(
+                e.starts_with("line 1, column ")
+                    && e.contains(": a JSON configuration is one object"),
+                "{text}: {e}"
+            );
+        }
+        let two: Two = parse_config(" {\"samples\": 2}", true).unwrap();
+        assert_eq!((two.seed, two.samples), (0, 2));
+    }
 
     #[test]
     fn numbers_print_short() {
