@@ -335,12 +335,10 @@ pub fn grade_against_eval_output(
             .map_err(|e| format!("{oracle_name}: {e}"))?;
         // Rows 1, 2, 4, 8, … are recomputed (and the last one below): a file of another
         // function, or one edited consistently, fails on its first row.
-        let count = report.len() + 1;
-        if count.is_power_of_two() {
+        let recomputed = (report.len() + 1).is_power_of_two();
+        if recomputed {
             check_recomputed(function, &answer.args, &answer.extras, answer.line)
                 .map_err(|e| format!("{oracle_name}: {e}"))?;
-        } else {
-            last = Some((answer.line, answer.args.clone(), answer.extras.clone()));
         }
         report.push(
             &RowToGrade {
@@ -351,6 +349,8 @@ pub fn grade_against_eval_output(
             },
             &answer.extras,
         );
+        // The last row is recomputed after the loop unless it just was (moved, not copied).
+        last = (!recomputed).then_some((answer.line, answer.args, answer.extras));
     }
     if let Some(extra) = eval.next_row().map_err(|e| format!("{oracle_name}: {e}"))? {
         return Err(format!(
