@@ -225,7 +225,7 @@ fn solve_upper(r_hi: f64, r_lo: f64) -> f64 {
 /// Taylor coefficients of `P(w)`, `h(u) = φ0 + u/2 + φ0·u²·P(u²)`:
 /// `(-1)^k / (2^k k! (2k+1)(2k+2))` (integrate `φ(u) = φ0 Σ (-u²/2)^k/k!` twice).
 /// Truncation at k = 15 for `|u| ≤ 1`: < 2.4e-20 relative.
-pub(crate) const P_SERIES: [f64; 16] = [
+pub const P_SERIES: [f64; 16] = [
     0.5,
     -0.041666666666666664,
     0.004166666666666667,
@@ -246,7 +246,7 @@ pub(crate) const P_SERIES: [f64; 16] = [
 
 /// Taylor coefficients of `S(w)`, `Φ(u) = 1/2 + φ0·u·S(u²)`: `(-1)^k / (2^k k! (2k+1))`,
 /// truncated where the derivative is good to 1e-13 (it only scales the Halley step).
-pub(crate) const S_SERIES: [f64; 12] = [
+pub const S_SERIES: [f64; 12] = [
     1.0,
     -0.16666666666666666,
     0.025,

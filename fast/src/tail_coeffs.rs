@@ -3,7 +3,7 @@
 
 /// Max relative error of the rounded coefficients (exact evaluation): 7.030e-18.
 /// Row i covers x in [i/8, (i+1)/8): [c0_hi, c0_lo, c1, ..., c9] in t = x - (i + 1/2)/8.
-pub(crate) static SMALL: [[f64; 11]; 64] = [
+pub static SMALL: [[f64; 11]; 64] = [
     [
         0.3691915845960394,
         -5.296286664977783e-18,
@@ -839,7 +839,7 @@ pub(crate) static SMALL: [[f64; 11]; 64] = [
 ];
 
 /// x in [8, 16): x^2 p(x) = [c0_hi, c0_lo, c1, ...] in w = 1/x^2; max rel err 1.338e-18.
-pub(crate) static W8: [f64; 13] = [
+pub static W8: [f64; 13] = [
     0.39894228040137997,
     2.1938775120788053e-17,
     -1.196826841122167,
@@ -856,7 +856,7 @@ pub(crate) static W8: [f64; 13] = [
 ];
 
 /// x in [16, 32): x^2 p(x) = [c0_hi, c0_lo, c1, ...] in w = 1/x^2; max rel err 9.703e-19.
-pub(crate) static W16: [f64; 11] = [
+pub static W16: [f64; 11] = [
     0.39894228040143265,
     2.2125072136839656e-17,
     -1.1968268412042544,
@@ -871,7 +871,7 @@ pub(crate) static W16: [f64; 11] = [
 ];
 
 /// x in [32, 64): x^2 p(x) = [c0_hi, c0_lo, c1, ...] in w = 1/x^2; max rel err 1.467e-19.
-pub(crate) static W32: [f64; 9] = [
+pub static W32: [f64; 9] = [
     0.3989422804014327,
     -2.502726366676028e-17,
     -1.1968268412042964,
@@ -884,7 +884,7 @@ pub(crate) static W32: [f64; 9] = [
 ];
 
 /// x >= 64: asymptotic series phi0 * sum (-1)^k (2k+1)!! w^k; max rel err 5.583e-20.
-pub(crate) static ASYMPTOTIC: [f64; 9] = [
+pub static ASYMPTOTIC: [f64; 9] = [
     0.3989422804014327,
     -2.49232720227773e-17,
     -1.196826841204298,

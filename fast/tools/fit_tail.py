@@ -87,7 +87,7 @@ for i in range(64):
     rows.append((hi, lo, cf[1:], err))
 out.append("/// Max relative error of the rounded coefficients (exact evaluation): %.3e." % f64(worst_all))
 out.append("/// Row i covers x in [i/8, (i+1)/8): [c0_hi, c0_lo, c1, ..., c9] in t = x - (i + 1/2)/8.")
-out.append("pub(crate) static SMALL: [[f64; 11]; 64] = [")
+out.append("pub static SMALL: [[f64; 11]; 64] = [")
 for hi, lo, rest, err in rows:
     vals = ", ".join(repr(v) for v in [hi, lo] + rest)
     out.append("    [%s], // rel err %.2e" % (vals, f64(err)))
@@ -109,7 +109,7 @@ for name, lo_x, hi_x, n in [("W8", 8, 16, 12), ("W16", 16, 32, 10), ("W32", 32, 
     err = check(big_target, cf, lo, a, b)
     out.append("/// x in [%d, %d): x^2 p(x) = [c0_hi, c0_lo, c1, ...] in w = 1/x^2; max rel err %.3e." % (lo_x, hi_x, f64(err)))
     vals = ", ".join(repr(v) for v in [hi, lo] + cf[1:])
-    out.append("pub(crate) static %s: [f64; %d] = [%s];" % (name, n + 1, vals))
+    out.append("pub static %s: [f64; %d] = [%s];" % (name, n + 1, vals))
     out.append("")
 
 # Region [64, oo): asymptotic series.
@@ -126,6 +126,6 @@ b = mpf(1) / 64**2
 err = check(big_target, cf, lo, a, b)
 out.append("/// x >= 64: asymptotic series phi0 * sum (-1)^k (2k+1)!! w^k; max rel err %.3e." % f64(err))
 vals = ", ".join(repr(v) for v in [hi, lo] + cf[1:])
-out.append("pub(crate) static ASYMPTOTIC: [f64; 9] = [%s];" % vals)
+out.append("pub static ASYMPTOTIC: [f64; 9] = [%s];" % vals)
 print("\n".join(out))
 print("worst small-region error", f64(worst_all), file=sys.stderr)

@@ -14,6 +14,7 @@ mod interrupt;
 mod pandora;
 mod reference;
 mod stopping;
+mod tables;
 
 /// The compiled functions behind `pbgi.reference`, `pbgi.fast`, `pbgi.check`, `pbgi.pandora`
 /// and `pbgi.stopping`.
@@ -43,5 +44,6 @@ fn _pbgi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     stopping::add_rules(m)?;
     m.add_function(wrap_pyfunction!(stopping::stop_decision, m)?)?;
     m.add_function(wrap_pyfunction!(stopping::budget_lambda, m)?)?;
+    m.add_function(wrap_pyfunction!(tables::fast_tables, m)?)?;
     Ok(())
 }
