@@ -3,6 +3,17 @@
 # `rug` builds GMP and MPFR from source, which needs m4, make and a C compiler.
 set -euo pipefail
 
+# `--torch`: also install torch and botorch (python/requirements-torch.txt) for pbgi.torch,
+# pbgi.botorch and their tests. The test command passes it; the main job's set-up does not
+# wait for those wheels (about 5-6 GB).
+with_torch=0
+for arg in "$@"; do
+  case "$arg" in
+    --torch) with_torch=1 ;;
+    *) echo "setup.sh: error: unknown argument '$arg' (the only option is --torch)" >&2; exit 2 ;;
+  esac
+done
+
 missing=()
 for tool in m4 make gcc; do
   command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
@@ -61,3 +72,14 @@ echo "setup.sh: building the pbgi Python package into $venv" >&2
 VIRTUAL_ENV="$venv" "$venv/bin/maturin" develop --release --quiet \
   --manifest-path "$root/python/Cargo.toml"
 "$venv/bin/python" -c 'import pbgi' 
+if [ "$with_torch" -eq 1 ]; then
+  torch_requirements="$root/python/requirements-torch.txt"
+  torch_stamp="$venv/.pbgi-requirements-torch"
+  if ! cmp -s "$torch_requirements" "$torch_stamp"; then
+    echo "setup.sh: installing torch and botorch into $venv (about 5-6 GB from PyPI, once)" >&2
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+      -r "$torch_requirements" -r "$requirements"
+    cp "$torch_requirements" "$torch_stamp"
+  fi
+  "$venv/bin/python" -c 'import pbgi.torch, pbgi.botorch'
+fi
