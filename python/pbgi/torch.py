@@ -43,9 +43,10 @@ by the test command (see docs/python.md for the GPU report script).
 **Gradients** are the closed forms of MATH.md ("Gradients of EI and LogEI", "Derivatives"),
 not differentiation through the kernels: `∂EI/∂μ = −Φ(z)`, `∂EI/∂σ = φ(z)`, `∂EI/∂y = Φ(z)`;
 LogEI's divided by EI with `φ/h` and `Φ/h` formed without underflow; PBGI's `∂g/∂μ = 1`,
-`∂g/∂σ = −φ(u)/Φ(u)`, `∂g/∂c = 1/Φ(u)`. They are finite on the whole domain: where the exact
-derivative exceeds the largest double (LogEI's `Φ(z)/(σ·h(z))` for `|z|/σ` beyond 1.8e308,
-`1/Φ(u)` for `cost/sigma` below about 1e-308) it saturates at `±1.7976931348623157e308`.
+`∂g/∂σ = −φ(u)/Φ(u)`, `∂g/∂c = 1/Φ(u)`. They are never NaN on the domain, and finite wherever the
+exact derivative is below the largest double; where it is not (LogEI's `Φ(z)/(σ·h(z))` for
+`|z|/σ` beyond 1.8e308, `1/Φ(u)` for `cost/sigma` below about 1e-308) it is `±inf`, the
+correctly rounded value, and an element whose upstream gradient is 0 still gets 0.
 At `sigma = 0` they are the one-sided limits from `sigma > 0` where those exist; where they do
 not (EI at `y = mu`, LogEI at `y ≤ mu`) the values are documented per function, never NaN.
 First derivatives only (`torch.autograd.gradcheck` passes; a second derivative raises).
@@ -59,8 +60,6 @@ except ImportError as error:  # pragma: no cover - exercised by test_torch_optio
     ) from error
 
 from . import _torch_kernels as K
-
-_MAX = 1.7976931348623157e308
 
 __all__ = ["h", "ln_h", "log_ndtr", "ei", "log_ei", "pbgi", "log_eipc"]
 
@@ -163,9 +162,9 @@ class _Closed(torch.autograd.Function):
         g64 = grad.to(torch.float64)
         out = [None, None, None, None]
         for p, like in zip(ctx.grads, ctx.originals):
-            # A partial beyond the largest double saturates there, so that a zero upstream
-            # gradient (a masked element) gives 0, not 0·inf = NaN.
-            out.append(_reduce_grad(g64 * p.clamp(-_MAX, _MAX), like))
+            # A zero upstream gradient (a masked or unused element) gives 0, also where the
+            # partial is infinite (an exact derivative beyond the largest double): not NaN.
+            out.append(_reduce_grad(torch.where(g64 == 0, 0.0, g64 * p), like))
         return tuple(out)
 
 
