@@ -4,7 +4,8 @@ The same BO-like points and peers as `compare_python_vs_botorch.py` (`bench/_com
 float64 EI / LogEI path (`sigma * _ei_helper(u)`, `_log_ei_helper(u) + ln sigma`) and the papers'
 100-step PBGI bisection written in torch, against `pbgi.torch.ei`, `log_ei`, `pbgi` (with
 `check=False`, as BoTorch checks nothing either; the default check adds one pass over the
-arguments). Each time is the minimum over REPEATS runs (the bisection: 1 run), in ns per point.
+arguments). On CPU `pbgi.torch` runs `pbgi.fast`'s kernels on the tensors' memory; the
+torch-operation kernels that other devices run are timed on the CPU too, for the record. Each time is the minimum over REPEATS runs (the bisection: 1 run), in ns per point.
 
 On CPU everything runs on 1 thread. `--device cuda` runs both on the GPU (synchronising after
 each call) and records the device's name; that table goes to `compare_torch_vs_botorch_cuda`.
@@ -65,6 +66,12 @@ def main():
         "pbgi": per_point(a.repeats, lambda: pt.pbgi(tm, ts, tc, check=False)),
         "ei checked": per_point(a.repeats, lambda: pt.ei(tm, ts, ty)),
     }
+    if device.type == "cpu":  # the torch-operation kernels that other devices run, on this CPU
+        previous = pt.set_cpu_kernels("torch")
+        ours_torch_ops = {k: per_point(1, f) for k, f in [
+            ("ei", lambda: pt.ei(tm, ts, ty, check=False)), ("log_ei", lambda: pt.log_ei(tm, ts, ty, check=False)),
+            ("pbgi", lambda: pt.pbgi(tm, ts, tc, check=False))]}
+        pt.set_cpu_kernels(previous)
     peer = {
         "ei": per_point(a.repeats, lambda: botorch_ei(tm, ts, ty)),
         "log_ei": per_point(a.repeats, lambda: botorch_log_ei(tm, ts, ty)),
@@ -99,6 +106,9 @@ def main():
         (fn, mine, ours[key], peer_name, peer[key], ours[key] / peer[key], target)
         for fn, key, mine, peer_name, target in rows
     )
+    if device.type == "cpu":
+        lines += ["", "The torch-operation kernels (what a GPU runs) on this CPU, 1 run, ns/point: "
+                  + ", ".join(f"{k} {v:.0f}" for k, v in ours_torch_ops.items()) + "."]
     lines += [
         "",
         f"With the argument check (`check=True`, the default): EI {ours['ei checked']:.1f} ns/point.",

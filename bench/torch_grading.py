@@ -39,6 +39,16 @@ def columns_for(function, seeds):
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
+def cpu_name():
+    try:
+        for line in open("/proc/cpuinfo", encoding="utf-8"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "cpu"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--device", default="cpu")
@@ -48,7 +58,7 @@ def main():
     device = torch.device(a.device)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
                             capture_output=True).stdout.strip() or "unknown"
-    name = torch.cuda.get_device_name(device) if device.type == "cuda" else platform.processor() or "cpu"
+    name = torch.cuda.get_device_name(device) if device.type == "cuda" else cpu_name()
     lines = [f"`bench/torch_grading.py --device {a.device} --per-stratum {a.per_stratum}` at {commit}, "
              f"{time.strftime('%Y-%m-%d', time.gmtime())}, on {name}, torch {torch.__version__}.", "",
              "| function | region | rows | max error | pbgi.fast's bound |", "|---|---|---|---|---|"]

@@ -12,11 +12,13 @@ E[(y − f)⁺]` for `f ~ N(mu, sigma²)`, `pbgi(mu, sigma, cost)` is the `g` wi
 = cost`, and `log_eipc(mu, sigma, y, cost) = ln EI − ln cost`. BoTorch maximises: its
 `best_f` is our `−y` and its posterior mean our `−mu` (`pbgi.botorch` translates).
 
-**Algorithms.** The fast crate's, written with torch operations (`pbgi/_torch_kernels.py`): the
-scaled tail forms `h(−x) = p(x)·e^{−x²/2}` with the crate's own fitted tables, `(y − μ)/σ` and
-`x²` carried as double-doubles, the crate's reduced exponential, and PBGI from the crate's
-fitted start with one Halley step (no bisection). The same code runs on every device; the CPU
-path does not call `pbgi.fast` (which is faster on CPU for numpy arrays and needs no torch).
+**Algorithms.** On CPU tensors, by default, `pbgi.fast`'s compiled kernels run on the
+tensors' memory (values and partials bit for bit `pbgi.fast`'s). On every other device (and on
+CPU after `set_cpu_kernels("torch")`) the same algorithms run as torch operations
+(`pbgi/_torch_kernels.py`): the scaled tail forms `h(−x) = p(x)·e^{−x²/2}` with the crate's
+own fitted tables, `(y − μ)/σ` and `x²` carried as double-doubles, the crate's reduced
+exponential, and PBGI from the crate's fitted start with one Halley step (no bisection). The
+test command grades both paths on CPU.
 
 **Dtypes.** float64 in, float64 out. float32 (or float16/bfloat16) in: computed in float64
 and rounded once to the input's dtype at the end (and so are the gradients). Integer or bool
@@ -59,9 +61,13 @@ except ImportError as error:  # pragma: no cover - exercised by test_torch_optio
         "pbgi.torch needs PyTorch: pip install 'pbgi[torch]' (or pip install torch)"
     ) from error
 
+import numpy as np
+
+from . import fast as _fastmod
+
 from . import _torch_kernels as K
 
-__all__ = ["h", "ln_h", "log_ndtr", "ei", "log_ei", "pbgi", "log_eipc"]
+__all__ = ["h", "ln_h", "log_ndtr", "ei", "log_ei", "pbgi", "log_eipc", "set_cpu_kernels"]
 
 
 def _prepare(names, values, check, positive=()):
@@ -139,7 +145,10 @@ def _differentiable(names, values, check, kernel, positive=()):
     tracked = [i for i, v in enumerate(values) if isinstance(v, torch.Tensor) and v.requires_grad]
     wanted = torch.is_grad_enabled() and bool(tracked)
     with torch.no_grad():
-        value, partials = kernel(*as64, with_grad=wanted)
+        if as64[0].device.type == "cpu" and _CPU_KERNELS == "fast":
+            value, partials = _FAST[kernel](*as64, with_grad=wanted)
+        else:
+            value, partials = kernel(*as64, with_grad=wanted)
         if not check:
             value = torch.where(_invalid(names, as64, positive), torch.nan, value)
     if not wanted:
@@ -251,6 +260,88 @@ def _pbgi(mu, sigma, cost, with_grad):
     d_sigma = torch.where(pos, -mills, 0.0)
     d_cost = torch.where(pos, inv_cdf, 1.0)
     return g, [torch.ones_like(g), d_sigma, d_cost]
+
+
+# --- the CPU path: pbgi.fast's compiled kernels on the tensors' memory -------------------------------
+
+_CPU_KERNELS = "fast"
+
+
+def set_cpu_kernels(name):
+    """Chooses the kernels for CPU tensors: `"fast"` (the default: `pbgi.fast`'s compiled
+    kernels, called on the tensors' memory, values and partials bit for bit `pbgi.fast`'s) or
+    `"torch"` (the torch-operation kernels every other device runs; the test command grades
+    both on CPU). Returns the previous choice."""
+    global _CPU_KERNELS
+    if name not in ("fast", "torch"):
+        raise ValueError(f"set_cpu_kernels: 'fast' or 'torch', got {name!r}")
+    previous, _CPU_KERNELS = _CPU_KERNELS, name
+    return previous
+
+
+def _np(t):
+    return t.numpy()
+
+
+def _t(a, like):
+    return torch.from_numpy(np.asarray(a, dtype=np.float64)).reshape(like.shape)
+
+
+def _fast_h(z, with_grad):
+    value = _t(_fastmod.h(_np(z)), z)
+    return value, ([K.ndtr(z)] if with_grad else None)
+
+
+def _fast_ln_h(z, with_grad):
+    value = _t(_fastmod.ln_h(_np(z)), z)
+    return value, ([K.phi_over_h(z)[1]] if with_grad else None)
+
+
+def _fast_log_ndtr(x, with_grad):
+    value = _t(_fastmod.log_ndtr(_np(x)), x)
+    return value, ([K.inverse_mills(x)[0]] if with_grad else None)
+
+
+def _fast_ei(mu, sigma, y, with_grad):
+    if not with_grad:
+        return _t(_fastmod.ei(_np(mu), _np(sigma), _np(y)), mu), None
+    r = _fastmod.ei_grad(_np(mu), _np(sigma), _np(y))
+    d_mu = _t(r.d_mu, mu)
+    return _t(r.value, mu), [d_mu, _t(r.d_sigma, mu), -d_mu]
+
+
+def _fast_log_ei_partials(mu, sigma, y):
+    r = _fastmod.log_ei_grad(_np(mu), _np(sigma), _np(y))
+    d_mu, d_sigma = _t(r.d_mu, mu), _t(r.d_sigma, mu)
+    # σ = 0, y ≤ μ: LogEI = −inf, and the documented gradient is 0.
+    flat = (sigma == 0) & (y <= mu)
+    return _t(r.value, mu), torch.where(flat, 0.0, d_mu), torch.where(flat, 0.0, d_sigma)
+
+
+def _fast_log_ei(mu, sigma, y, with_grad):
+    if not with_grad:
+        return _t(_fastmod.log_ei(_np(mu), _np(sigma), _np(y)), mu), None
+    value, d_mu, d_sigma = _fast_log_ei_partials(mu, sigma, y)
+    return value, [d_mu, d_sigma, -d_mu]
+
+
+def _fast_log_eipc(mu, sigma, y, cost, with_grad):
+    value = _t(_fastmod.log_eipc(_np(mu), _np(sigma), _np(y), _np(cost)), mu)
+    if not with_grad:
+        return value, None
+    _, d_mu, d_sigma = _fast_log_ei_partials(mu, sigma, y)
+    return value, [d_mu, d_sigma, -d_mu, -1.0 / cost]
+
+
+def _fast_pbgi(mu, sigma, cost, with_grad):
+    if not with_grad:
+        return _t(_fastmod.pbgi(_np(mu), _np(sigma), _np(cost)), mu), None
+    r = _fastmod.pbgi_grad(_np(mu), _np(sigma), _np(cost))
+    return _t(r.value, mu), [_t(r.d_mu, mu), _t(r.d_sigma, mu), _t(r.d_cost, mu)]
+
+
+_FAST = {_h: _fast_h, _ln_h: _fast_ln_h, _log_ndtr: _fast_log_ndtr, _ei: _fast_ei, _log_ei: _fast_log_ei,
+         _log_eipc: _fast_log_eipc, _pbgi: _fast_pbgi}
 
 
 # --- the public functions ---------------------------------------------------------------------------

@@ -16,6 +16,15 @@ from torch.autograd import gradcheck  # noqa: E402
 F64 = torch.float64
 
 
+@pytest.fixture(params=["fast", "torch"], autouse=True)
+def cpu_kernels(request):
+    """Every test on both CPU paths: pbgi.fast's kernels (the default) and the torch-operation
+    kernels every other device runs."""
+    previous = pt.set_cpu_kernels(request.param)
+    yield request.param
+    pt.set_cpu_kernels(previous)
+
+
 def t(values, grad=True):
     return torch.tensor(values, dtype=F64, requires_grad=grad)
 
@@ -121,6 +130,8 @@ def test_bad_arguments_are_named_with_their_index():
         pt.ei(torch.zeros(2, dtype=torch.complex128), 1.0, 0.0)
     # check=False: no check, NaN for an invalid element (pbgi.fast's convention).
     assert torch.isnan(pt.ei(0.0, -1.0, 0.0, check=False))
+    with pytest.raises(ValueError, match="set_cpu_kernels: 'fast' or 'torch'"):
+        pt.set_cpu_kernels("gpu")
 
 
 def test_float32_is_computed_in_float64_and_rounded_once():

@@ -18,6 +18,15 @@ from test_fast_accuracy import FAST, SEED, points  # noqa: E402
 TORCH_SEED = SEED + 29
 
 
+@pytest.fixture(params=["fast", "torch"], autouse=True)
+def cpu_kernels(request):
+    """Both CPU paths: pbgi.fast's compiled kernels (the default) and the torch-operation
+    kernels that every other device runs."""
+    previous = pt.set_cpu_kernels(request.param)
+    yield request.param
+    pt.set_cpu_kernels(previous)
+
+
 def run(function, columns):
     return getattr(pt, FAST[function])(*(torch.tensor(v) for v in columns.values())).numpy()
 
