@@ -57,6 +57,19 @@ pub struct HistogramPanel {
     pub bound: f64,
 }
 
+/// One row of a forest plot: an estimate with its 95% interval.
+#[derive(Clone, Debug)]
+pub struct ForestRow {
+    /// Row label.
+    pub label: String,
+    /// Point estimate.
+    pub value: f64,
+    /// Lower end of the interval.
+    pub lower: f64,
+    /// Upper end of the interval.
+    pub upper: f64,
+}
+
 fn fail<E: std::fmt::Debug>(e: E) -> String {
     format!("cannot draw the figure: {e:?}")
 }
@@ -216,44 +229,158 @@ where
     Ok(())
 }
 
-/// A grid of histograms (three per row), each with its mean (solid) and bound (dashed red).
-pub fn histogram_figure(title: &str, panels: &[HistogramPanel]) -> Result<String, String> {
-    let columns = 3usize;
-    let rows = panels.len().div_ceil(columns).max(1);
+/// A forest plot on a log₁₀ axis (one row per configuration: the estimate and its 95%
+/// interval, a dashed red line at `reference`) on the left, and beside it the per-sample histograms of the panels on a
+/// log₁₀ axis (mean solid, bound dashed red), two per row: Theorem 1's figure at a glance,
+/// whatever the scale of each configuration's costs.
+pub fn forest_figure(
+    title: &str,
+    x_desc: &str,
+    rows: &[ForestRow],
+    reference: f64,
+    panels: &[HistogramPanel],
+) -> Result<String, String> {
+    let columns = 2usize;
+    let hist_rows = panels.len().div_ceil(columns).max(1);
+    let height = (200 * hist_rows as u32).max(60 + 26 * rows.len() as u32) + 30;
     let mut svg = String::new();
     {
-        let root =
-            SVGBackend::with_string(&mut svg, (330 * columns as u32, 220 * rows as u32 + 30))
-                .into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (1100, height)).into_drawing_area();
         root.fill(&WHITE).map_err(fail)?;
         let root = root.titled(title, ("sans-serif", 15)).map_err(fail)?;
-        for (area, panel) in root.split_evenly((rows, columns)).iter().zip(panels) {
-            draw_histogram(area, panel)?;
+        let (left, right) = root.split_horizontally(420);
+        draw_forest(&left, x_desc, rows, reference)?;
+        for (area, panel) in right.split_evenly((hist_rows, columns)).iter().zip(panels) {
+            draw_log_histogram(area, panel)?;
         }
         root.present().map_err(fail)?;
     }
     Ok(svg)
 }
 
-fn draw_histogram<DB: DrawingBackend>(
+fn draw_forest<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    x_desc: &str,
+    rows: &[ForestRow],
+    reference: f64,
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    // A log₁₀ axis: the ratios of a study span orders of magnitude (λ from 1e-3 to 1); an
+    // interval end at or below 0 is drawn to the axis's left edge.
+    let log = |v: f64| (v > 0.0 && v.is_finite()).then(|| v.log10());
+    let ends: Vec<f64> = rows
+        .iter()
+        .flat_map(|r| [log(r.value), log(r.lower), log(r.upper)])
+        .flatten()
+        .chain(log(reference))
+        .collect();
+    let lo = ends.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = ends.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let (lo, hi) = if lo.is_finite() && hi.is_finite() {
+        let pad = 0.08 * (hi - lo).max(0.5);
+        (lo - pad, hi + pad)
+    } else {
+        (-1.0, 1.0)
+    };
+    let n = rows.len().max(1) as f64;
+    let mut chart = ChartBuilder::on(area)
+        .margin(8)
+        .x_label_area_size(30)
+        .y_label_area_size(190)
+        .build_cartesian_2d(lo..hi, -0.5..n - 0.5)
+        .map_err(fail)?;
+    let labels: Vec<String> = rows.iter().map(|r| r.label.clone()).collect();
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .x_labels(5)
+        .x_label_formatter(&|v: &f64| format!("{:.2e}", 10f64.powf(*v)))
+        .y_labels(rows.len().max(1))
+        .y_label_formatter(&|y: &f64| {
+            let i = y.round();
+            if (y - i).abs() < 1e-6 && i >= 0.0 {
+                labels
+                    .get(rows.len().saturating_sub(1 + i as usize))
+                    .cloned()
+                    .unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .x_desc(x_desc)
+        .draw()
+        .map_err(fail)?;
+    if let Some(r) = log(reference) {
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![(r, -0.5), (r, n - 0.5)],
+                5,
+                3,
+                RED.stroke_width(2),
+            ))
+            .map_err(fail)?;
+    }
+    for (k, row) in rows.iter().enumerate() {
+        let y = n - 1.0 - k as f64;
+        let Some(v) = log(row.value) else { continue };
+        let a = log(row.lower).unwrap_or(lo).max(lo);
+        let b = log(row.upper).unwrap_or(hi).min(hi);
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(a, y), (b, y)],
+                BLACK.stroke_width(2),
+            )))
+            .map_err(fail)?;
+        chart
+            .draw_series(std::iter::once(Circle::new((v, y), 4, BLACK.filled())))
+            .map_err(fail)?;
+    }
+    Ok(())
+}
+
+fn draw_log_histogram<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
     panel: &HistogramPanel,
 ) -> Result<(), String>
 where
     DB::ErrorType: 'static,
 {
-    let bins = 30usize;
-    let hi = panel
+    let logs: Vec<f64> = panel
         .values
         .iter()
+        .filter(|v| **v > 0.0 && v.is_finite())
+        .map(|v| v.log10())
+        .collect();
+    let marks: Vec<f64> = [panel.mean, panel.bound]
+        .into_iter()
+        .filter(|v| *v > 0.0 && v.is_finite())
+        .map(f64::log10)
+        .collect();
+    let lo = logs
+        .iter()
+        .chain(&marks)
         .copied()
-        .fold(panel.bound.max(panel.mean), f64::max)
-        .max(f64::MIN_POSITIVE)
-        * 1.05;
-    let width = hi / bins as f64;
+        .fold(f64::INFINITY, f64::min);
+    let hi = logs
+        .iter()
+        .chain(&marks)
+        .copied()
+        .fold(f64::NEG_INFINITY, f64::max);
+    let (lo, hi) = if lo.is_finite() && hi.is_finite() {
+        (
+            lo - 0.05 * (hi - lo).max(0.2),
+            hi + 0.05 * (hi - lo).max(0.2),
+        )
+    } else {
+        (-1.0, 1.0)
+    };
+    let bins = 30usize;
+    let width = (hi - lo) / bins as f64;
     let mut counts = vec![0usize; bins];
-    for &v in &panel.values {
-        counts[((v / width) as usize).min(bins - 1)] += 1;
+    for &v in &logs {
+        counts[(((v - lo) / width) as usize).min(bins - 1)] += 1;
     }
     let top = counts.iter().copied().max().unwrap_or(1).max(1) as f64 * 1.1;
     let mut chart = ChartBuilder::on(area)
@@ -261,37 +388,79 @@ where
         .margin(6)
         .x_label_area_size(26)
         .y_label_area_size(36)
-        .build_cartesian_2d(0.0..hi, 0.0..top)
+        .build_cartesian_2d(lo..hi, 0.0..top)
         .map_err(fail)?;
     chart
         .configure_mesh()
         .x_labels(4)
         .y_labels(4)
-        .x_desc("cost up to stopping")
+        .x_label_formatter(&|v: &f64| format!("{:.2e}", 10f64.powf(*v)))
+        .x_desc("cost up to stopping (log axis)")
         .draw()
         .map_err(fail)?;
     chart
         .draw_series(counts.iter().enumerate().map(|(b, &c)| {
-            let x0 = b as f64 * width;
+            let x0 = lo + b as f64 * width;
             Rectangle::new(
                 [(x0, 0.0), (x0 + width, c as f64)],
                 RGBColor(143, 179, 217).filled(),
             )
         }))
         .map_err(fail)?;
-    chart
-        .draw_series(std::iter::once(PathElement::new(
-            vec![(panel.mean, 0.0), (panel.mean, top)],
-            BLACK.stroke_width(2),
-        )))
-        .map_err(fail)?;
-    chart
-        .draw_series(DashedLineSeries::new(
-            vec![(panel.bound, 0.0), (panel.bound, top)],
-            5,
-            3,
-            RED.stroke_width(2),
-        ))
-        .map_err(fail)?;
+    if panel.mean > 0.0 && panel.mean.is_finite() {
+        let m = panel.mean.log10();
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(m, 0.0), (m, top)],
+                BLACK.stroke_width(2),
+            )))
+            .map_err(fail)?;
+    }
+    if panel.bound > 0.0 && panel.bound.is_finite() {
+        let b = panel.bound.log10();
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![(b, 0.0), (b, top)],
+                5,
+                3,
+                RED.stroke_width(2),
+            ))
+            .map_err(fail)?;
+    }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_forest_figure_names_every_row_and_draws_the_bound() {
+        let rows = vec![
+            ForestRow {
+                label: "small λ".into(),
+                value: 0.004,
+                lower: 0.003,
+                upper: 0.005,
+            },
+            ForestRow {
+                label: "large λ".into(),
+                value: 0.3,
+                lower: -0.1,
+                upper: 0.7,
+            },
+        ];
+        let panels = vec![HistogramPanel {
+            title: "panel one".into(),
+            values: vec![1e-3, 2e-3, 0.5],
+            mean: 0.1,
+            bound: 1.5,
+        }];
+        let svg = forest_figure("title", "ratio", &rows, 1.0, &panels).unwrap();
+        for text in ["small λ", "large λ", "panel one", "title", "ratio"] {
+            assert!(svg.contains(text), "{text} missing");
+        }
+        // Both interval ends of an interval reaching below 0 still draw (clipped to the axis).
+        assert!(svg.matches("<polyline").count() >= 2);
+    }
 }

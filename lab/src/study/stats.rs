@@ -45,6 +45,23 @@ impl Estimate {
         }
     }
 
+    /// The ratio of means `Σa/Σb` of paired samples `(a_i, b_i)` with its delta-method
+    /// standard error: `R = ā/b̄`, `SE(R) = SE(a_i − R·b_i)/|b̄|` (the first-order variance of a
+    /// ratio estimator, Cochran, *Sampling Techniques*, 3rd ed., §6.3). Panics never: unequal
+    /// lengths use the common prefix; `b̄ = 0` gives an infinite ratio and error.
+    pub fn ratio_of_means(a: &[f64], b: &[f64]) -> Estimate {
+        let n = a.len().min(b.len());
+        let (a, b) = (&a[..n], &b[..n]);
+        let ratio = Estimate::of(a).mean / Estimate::of(b).mean;
+        let residuals: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - ratio * y).collect();
+        let spread = Estimate::of(&residuals).standard_error;
+        Estimate {
+            mean: ratio,
+            standard_error: spread / Estimate::of(b).mean.abs(),
+            count: n,
+        }
+    }
+
     /// Half-width of the normal-approximation 95% interval, `1.96·SE`.
     pub fn half_width_95(&self) -> f64 {
         Z95 * self.standard_error
@@ -102,6 +119,20 @@ pub fn interquartile_range(values: &[f64]) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn ratio_of_means_is_the_delta_method_by_hand() {
+        // a = (1, 2, 3, 6), b = (1, 2, 2, 3): R = 12/8 = 1.5; residuals a - 1.5b =
+        // (-0.5, -1, 0, 1.5), mean 0, sample variance (0.25 + 1 + 0 + 2.25)/3 = 7/6,
+        // SE = sqrt(7/6/4) / 2.
+        let r = Estimate::ratio_of_means(&[1.0, 2.0, 3.0, 6.0], &[1.0, 2.0, 2.0, 3.0]);
+        assert_eq!(r.mean, 1.5);
+        assert!((r.standard_error - (7.0f64 / 24.0).sqrt() / 2.0).abs() < 1e-15);
+        assert_eq!(r.count, 4);
+        let exact = Estimate::ratio_of_means(&[2.0, 4.0, 6.0], &[1.0, 2.0, 3.0]);
+        assert_eq!((exact.mean, exact.standard_error), (2.0, 0.0));
+    }
+
     use super::*;
 
     #[test]

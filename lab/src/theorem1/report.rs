@@ -1,6 +1,6 @@
 //! The reports of `pbgi validate`: the on-screen table, `validate.md` (with the margin's
 //! decomposition), `validate.csv`, the raw per-run file `runs.csv` (from which `pbgi merge`
-//! rebuilds everything), and the cost histograms. No file carries a timing, so an output
+//! rebuilds everything), and the forest plot of the costs. No file carries a timing, so an output
 //! directory depends on the configuration only, never on the machine or `--threads`.
 use super::config::Config;
 use super::study::{
@@ -9,7 +9,7 @@ use super::study::{
 use crate::bo::EndReason;
 use crate::study::config::{format_number, to_toml};
 use crate::study::output::{csv_document, field, line_of, read_csv_groups, Files};
-use crate::study::plot::{histogram_figure, HistogramPanel};
+use crate::study::plot::{forest_figure, ForestRow, HistogramPanel};
 use crate::study::shard::{read_shards, shard_directory, Shard, StudyKind};
 use crate::study::stats::Estimate;
 use std::fmt::Write as _;
@@ -328,29 +328,48 @@ pub fn read_runs(study: &Study, path: &Path) -> Result<Vec<(usize, SampleResult)
     Ok(out)
 }
 
-/// The histograms of the cost up to stopping, one panel per configuration.
+/// Theorem 1 at a glance: a forest plot of `E[cost]/(C + U)` with its 95% interval per
+/// configuration (the bound is the dashed line at 1), and beside it each configuration's
+/// per-sample costs on a log axis (mean solid, `C + U` dashed red), so that configurations
+/// whose costs differ by orders of magnitude (λ from 1e-3 to 1) are all readable.
 pub fn cost_distribution_svg(reports: &[ConfigReport]) -> Result<String, String> {
+    let label = |r: &ConfigReport| {
+        format!(
+            "{} λ={} {}{}",
+            r.config.cost_name.key(),
+            format_number(r.config.lambda),
+            r.config.acquisition.label(),
+            if r.within_theorem {
+                ""
+            } else {
+                " (outside thm)"
+            }
+        )
+    };
+    let rows: Vec<ForestRow> = reports
+        .iter()
+        .map(|r| ForestRow {
+            label: label(r),
+            value: r.cost_over_bound.mean,
+            lower: r.cost_over_bound.lower_95(),
+            upper: r.cost_over_bound.upper_95(),
+        })
+        .collect();
     let panels: Vec<HistogramPanel> = reports
         .iter()
         .map(|r| HistogramPanel {
-            title: format!(
-                "{} λ={} {}{}",
-                r.config.cost_name.key(),
-                format_number(r.config.lambda),
-                r.config.acquisition.label(),
-                if r.within_theorem {
-                    ""
-                } else {
-                    " (outside thm)"
-                }
-            ),
+            title: label(r),
             values: r.costs.clone(),
             mean: r.cost.mean,
             bound: r.bound.mean,
         })
         .collect();
-    histogram_figure(
-        "Cost up to stopping per prior sample; solid: mean, dashed red: C + U (Theorem 1 bound)",
+    forest_figure(
+        "Theorem 1: E[cost up to stopping] / (C + U), 95% intervals (bound: dashed, 1); \
+         per-sample costs on a log axis (solid: mean, dashed red: C + U)",
+        "E[cost] / (C + U) (log axis)",
+        &rows,
+        1.0,
         &panels,
     )
 }

@@ -320,6 +320,8 @@ pub struct ConfigReport {
     pub step1_shortfalls: usize,
     /// Verdict on the bound.
     pub verdict: Verdict,
+    /// `E[cost]/(E[C] + U)` with its delta-method standard error (the forest plot).
+    pub cost_over_bound: Estimate,
     /// Per-sample costs (for the distribution plot).
     pub costs: Vec<f64>,
 }
@@ -341,6 +343,7 @@ pub fn aggregate(study: &Study, results: &[SampleResult]) -> Vec<ConfigReport> {
                 runs.iter().enumerate().map(|(i, r)| f(i, r)).collect()
             };
             let costs = column(&|_, r| r.cost);
+            let bounds = column(&|i, r| r.initial_cost + u_values[i]);
             let min_f = |i: usize| results[i].min_f;
             let margin = Estimate::of(&column(&|i, r| r.initial_cost + u_values[i] - r.cost));
             let capped = runs.iter().filter(|r| r.end == EndReason::Capped).count();
@@ -360,7 +363,8 @@ pub fn aggregate(study: &Study, results: &[SampleResult]) -> Vec<ConfigReport> {
                 cost: Estimate::of(&costs),
                 initial_cost: Estimate::of(&column(&|_, r| r.initial_cost)),
                 u,
-                bound: Estimate::of(&column(&|i, r| r.initial_cost + u_values[i])),
+                bound: Estimate::of(&bounds),
+                cost_over_bound: Estimate::ratio_of_means(&costs, &bounds),
                 margin,
                 stopping_time: Estimate::of(&column(&|_, r| r.n_evals as f64)),
                 adjusted_regret: Estimate::of(&column(&|i, r| {
