@@ -56,7 +56,7 @@ pub fn run(args: Args) -> CliResult {
     let mut config = match (&args.config, &args.preset) {
         (Some(path), _) => read_config::<ExperimentConfig>(path)?,
         (None, Some(name)) => ExperimentConfig::preset(name)?,
-        (None, None) => ExperimentConfig::default(),
+        (None, None) => ExperimentConfig::quick(),
     };
     if let Some(samples) = args.samples {
         config.samples = samples;
