@@ -26,8 +26,8 @@ pub struct Args {
     pub config: Option<PathBuf>,
     /// A built-in configuration: `quick` (10 samples, 1001 points), `paper` (the stopping
     /// paper's 1-D setting: 50 samples on 10,001 points) or `paper-8d` (its 8-D setting on
-    /// the continuous cube with multi-start L-BFGS: cap 500 iterations, moving averages 20,
-    /// PRB omitted).
+    /// the continuous cube with multi-start L-BFGS: cap 500 iterations, moving averages over
+    /// full windows of 20, so no stop before check 20, PRB omitted).
     #[arg(long, value_name = "NAME")]
     pub preset: Option<String>,
     /// Number of samples (objective draws, the paper's seeds) per setting; overrides the
@@ -56,7 +56,7 @@ pub fn run(args: Args) -> CliResult {
     let mut config = match (&args.config, &args.preset) {
         (Some(path), _) => read_config::<ExperimentConfig>(path)?,
         (None, Some(name)) => ExperimentConfig::preset(name)?,
-        (None, None) => ExperimentConfig::default(),
+        (None, None) => ExperimentConfig::quick(),
     };
     if let Some(samples) = args.samples {
         config.samples = samples;

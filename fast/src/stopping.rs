@@ -75,9 +75,16 @@ pub fn max_log_eipc(candidates: &[Candidate], y_best: f64) -> f64 {
 /// says stop ([`pbgi_gap`], [`max_log_eipc`], or their shortcuts [`Self::observe_pbgi`],
 /// [`Self::observe_log_eipc`]). With `k = 0`, `m = 1`, `w = 1` it is the plain rule.
 ///
-/// A check signals when the mean of the last `min(w, checks so far)` statistics is `≤ 0`
-/// (ties stop); a NaN statistic makes the mean NaN, which never signals and resets the
-/// debounce count. Signals during the stabilisation period do not count.
+/// The moving average is available from the `w`-th check on: until `w` statistics have been
+/// observed (since construction or [`Self::reset`]) the window is not full,
+/// [`Self::moving_average`] is `None` and a check never signals, so **no stop can happen
+/// before check `w`** (nor before check `k + 1`, nor before `m` signals in a row). This is
+/// the stopping paper's authors' code, which averages full windows only and checks its
+/// averaged rules from the `w`-th iteration on (`proofs-notes/stopping-rules.md`). From
+/// check `w` on, a check signals when the mean of the last `w` statistics is `≤ 0` (ties
+/// stop); a NaN statistic makes the mean NaN, which never signals and resets the debounce
+/// count, as does a check whose window is not yet full. Signals during the stabilisation
+/// period do not count.
 ///
 /// The moving average is the mean of the window's statistics within 2 ulp, whatever their
 /// sizes and signs: their sum is formed exactly (an expansion of non-overlapping parts,
@@ -85,11 +92,6 @@ pub fn max_log_eipc(candidates: &[Candidate], y_best: f64) -> f64 {
 /// divided once. So huge statistics neither overflow (`[-1.7e308, -1.7e308, 1.79e308,
 /// 1.79e308]` averages to about `4.5e306`, not `-∞`) nor cancel (`[1e16, 1, -1e16]` averages to
 /// `1/3`, not 0). A window with an infinity averages to it (NaN for both infinities).
-///
-/// The average over a partial window starts with the first check, so with `k < w - 1` the
-/// helper can stop before `w` checks. The stopping paper's authors' code averages full windows
-/// only and cannot stop before the `w`-th check; `stabilisation ≥ w - 1` reproduces it: every
-/// check that counts (number `k + 1` on) then has a full window.
 ///
 /// # Example
 /// One candidate with `σ = 0`, whose PBGI is `μ + c = 1.5` exactly (MATH.md, "Sanity
@@ -102,6 +104,17 @@ pub fn max_log_eipc(candidates: &[Candidate], y_best: f64) -> f64 {
 /// assert!(!helper.observe_pbgi(&candidates, 1.0)); // y* = 1 ≤ 1.5: first signal
 /// assert!(helper.observe_pbgi(&candidates, 1.0)); // second in a row: stop
 /// ```
+/// A window of three: nothing signals before the third check, however negative the
+/// statistic.
+/// ```
+/// use pbgi_fast::StoppingHelper;
+/// let mut helper = StoppingHelper::new(0, 1, 3).unwrap();
+/// assert!(!helper.observe(-5.0)); // window not full: no signal
+/// assert_eq!(helper.moving_average(), None);
+/// assert!(!helper.observe(-5.0));
+/// assert!(helper.observe(1.0)); // (-5 - 5 + 1)/3 = -3 ≤ 0: stop at check 3
+/// assert_eq!(helper.moving_average(), Some(-3.0));
+/// ```
 #[derive(Clone, Debug)]
 pub struct StoppingHelper {
     stabilisation: usize,
@@ -109,8 +122,8 @@ pub struct StoppingHelper {
     window: Vec<f64>,
     /// Scratch space of the exact sum (capacity `w`, allocated once).
     partials: Vec<f64>,
-    /// The moving average after the latest check (NaN before the first).
-    mean: f64,
+    /// The moving average after the latest check (`None` until the window is full).
+    mean: Option<f64>,
     filled: usize,
     next: usize,
     checks: usize,
@@ -147,7 +160,7 @@ impl StoppingHelper {
             debounce,
             window: vec![0.0; window],
             partials: Vec::with_capacity(window),
-            mean: f64::NAN,
+            mean: None,
             filled: 0,
             next: 0,
             checks: 0,
@@ -159,17 +172,19 @@ impl StoppingHelper {
     /// and below this size the exact sum's low parts add without rounding.
     pub const MAX_WINDOW: usize = 1 << 24;
 
-    /// Record one check's statistic; `true` when the run should stop now.
+    /// Record one check's statistic; `true` when the run should stop now. Never `true` before
+    /// the `w`-th check since construction or [`Self::reset`] (the window is not yet full).
     pub fn observe(&mut self, statistic: f64) -> bool {
         self.checks += 1;
         self.window[self.next] = statistic;
         self.next = (self.next + 1) % self.window.len();
         self.filled = (self.filled + 1).min(self.window.len());
-        // The first `filled` slots hold the statistics seen so far (the ring starts at 0 and
-        // `reset` clears it), so one mean covers a partial and a full window alike.
-        self.mean = mean(&self.window[..self.filled], &mut self.partials);
-        let mean = self.mean;
-        if self.checks > self.stabilisation && mean <= 0.0 {
+        // The mean exists once the ring holds `w` statistics (it starts at 0 and `reset`
+        // clears it, so `filled < w` counts the statistics seen so far).
+        self.mean =
+            (self.filled == self.window.len()).then(|| mean(&self.window, &mut self.partials));
+        let signal = self.checks > self.stabilisation && self.mean.is_some_and(|m| m <= 0.0);
+        if signal {
             self.consecutive += 1;
         } else {
             self.consecutive = 0;
@@ -187,8 +202,10 @@ impl StoppingHelper {
         self.observe(max_log_eipc(candidates, y_best))
     }
 
-    /// Mean of the last `min(w, checks)` statistics (NaN before the first check).
-    pub fn moving_average(&self) -> f64 {
+    /// Mean of the last `w` statistics once `w` have been observed (since construction or
+    /// [`Self::reset`]); `None` before: the moving average is not yet available and no check
+    /// signals. NaN when a statistic in the window is NaN.
+    pub fn moving_average(&self) -> Option<f64> {
         self.mean
     }
 
@@ -202,11 +219,11 @@ impl StoppingHelper {
         self.consecutive
     }
 
-    /// Forget all checks (keeps the configuration): the window is cleared too, so the next
-    /// [`Self::moving_average`] is over the statistics observed after the reset only.
+    /// Forget all checks (keeps the configuration): the window is cleared too, so the moving
+    /// average is unavailable again until `w` statistics have been observed after the reset.
     pub fn reset(&mut self) {
         self.window.fill(0.0);
-        self.mean = f64::NAN;
+        self.mean = None;
         self.filled = 0;
         self.next = 0;
         self.checks = 0;

@@ -604,3 +604,39 @@ fn logeipc_med_moving_average_compares_the_mean_with_the_raw_threshold() {
     assert_eq!(run(2), [false, false, false, true]);
     assert_eq!(run(1), [false, false, true, true]);
 }
+
+#[test]
+fn pbgi_logeipc_with_a_window_of_w_cannot_stop_before_check_w() {
+    use pbgi_lab::rules::pbgi_logeipc::{PbgiLogEipcParams, PbgiStoppingRule, StopForm};
+    // Point 0 evaluated (y* = 0); point 1 unevaluated with μ = 0, σ = 0 and cost 1, so its
+    // PBGI is μ + c = 1 and the PBGI-form statistic y* − 1 = −1 signals at every check. The
+    // rule with a moving average over w checks stops at check w exactly (no stop while the
+    // window is not full), and its averaged history is unavailable (`None`) until then.
+    for window in [1, 2, 3, 20] {
+        let params = PbgiLogEipcParams {
+            form: StopForm::Pbgi,
+            moving_average: window,
+            ..Default::default()
+        };
+        let mut rule = PbgiStoppingRule::from_params(&params, &CONTEXT);
+        let sampler = idle_sampler(2);
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let decisions: Vec<bool> = (0..window + 2)
+            .map(|_| {
+                let step = Step::new(&[0.0], vec![0.0, 0.0], vec![0.0, 0.0]);
+                rule.observe(&step.view(&sampler), &mut rng)
+            })
+            .collect();
+        let first = decisions.iter().position(|&stop| stop).map(|i| i + 1);
+        assert_eq!(first, Some(window), "window {window}: {decisions:?}");
+        let history = rule.history();
+        assert!(
+            history[..window - 1].iter().all(Option::is_none),
+            "{history:?}"
+        );
+        assert!(
+            history[window - 1..].iter().all(|&m| m == Some(-1.0)),
+            "{history:?}"
+        );
+    }
+}

@@ -222,6 +222,25 @@ fn cube_runs_reach_the_cap_with_nonnegative_regret_for_any_thread_count() {
 }
 
 #[test]
+fn every_preset_sets_the_authors_stabilisation_period() {
+    // The authors' code (commit 7bb1efc): no stabilisation in 1-D; in 8-D the averaged rules
+    // are tested from the 20th BO iteration on, i.e. no stop during the first 19 checks.
+    let stabilisation = |preset: &str| {
+        let config = ExperimentConfig::preset(preset).unwrap();
+        config.validate().unwrap();
+        let effective = config.effective().unwrap();
+        let rules = effective.rules.unwrap();
+        let pbgi = rules["pbgi_logeipc"].as_table().unwrap().clone();
+        let get = |key: &str| pbgi[key].as_integer().unwrap();
+        (rules.len(), get("stabilisation"), get("moving_average"))
+    };
+    let all = pbgi_lab::rules::RULES.len();
+    assert_eq!(stabilisation("quick"), (all, 0, 1));
+    assert_eq!(stabilisation("paper"), (all, 0, 1));
+    assert_eq!(stabilisation("paper-8d"), (all - 1, 19, 20));
+}
+
+#[test]
 fn cube_presets_and_prb_on_the_cube() {
     let paper = ExperimentConfig::preset("paper-8d").unwrap();
     paper.validate().unwrap();

@@ -97,10 +97,17 @@ class StoppingHelper:
     only after `debounce` consecutive signals) and a moving average of the statistic over the
     last `window` checks. With the defaults (0, 1, 1) it is the plain rule.
 
+    The moving average waits for a full window, as the stopping paper's authors' code: until
+    `window` statistics have been observed (since construction or `reset()`) it is not yet
+    available (`moving_average` is `None`) and no check signals, so a run with window `w`
+    cannot stop before check `w`. From then on a check signals when the mean of the last `w`
+    statistics is `<= 0` (ties stop).
+
     Feed it one statistic per BO iteration, after the posterior update: `observe(s)` with
     `s <= 0` meaning "stop" (`pbgi_gap` or `max_log_eipc`), or `observe_pbgi` /
     `observe_log_eipc` with the candidates. Each returns `True` when the run should stop now.
-    A NaN statistic never signals and resets the debounce count.
+    A NaN statistic never signals and resets the debounce count, as does a check whose window
+    is not yet full.
 
     `stabilisation` is an int `>= 0`, `debounce` an int `>= 1`, `window` an int from 1 to
     `MAX_WINDOW` (2**24; the helper keeps the window's statistics); anything else raises
@@ -132,7 +139,9 @@ class StoppingHelper:
 
     @property
     def moving_average(self):
-        """Mean of the last `min(window, checks)` statistics (NaN before the first check)."""
+        """Mean of the last `window` statistics once `window` have been observed since
+        construction or `reset()`; `None` before (the moving average is not yet available and
+        no check signals). NaN while a NaN statistic is in the window."""
         return self._inner.moving_average
 
     @property
@@ -146,7 +155,8 @@ class StoppingHelper:
         return self._inner.consecutive_signals
 
     def reset(self):
-        """Forgets all checks (keeps the configuration)."""
+        """Forgets all checks and the window (keeps the configuration): the moving average is
+        `None` again until `window` statistics have been observed."""
         self._inner.reset()
 
     def __repr__(self):

@@ -109,7 +109,7 @@ pub fn stop_decision(
 }
 
 /// `pbgi_fast::StoppingHelper`: the rule with a stabilisation period, a debounce and a moving
-/// average of its statistic.
+/// average of its statistic (full windows only: no stop before `window` checks).
 #[pyclass(module = "pbgi._pbgi")]
 pub struct StoppingHelper {
     inner: pbgi_fast::StoppingHelper,
@@ -158,9 +158,9 @@ impl StoppingHelper {
         Ok(self.inner.observe_log_eipc(&c, y_best))
     }
 
-    /// Mean of the last `min(window, checks)` statistics (NaN before the first check).
+    /// Mean of the last `window` statistics once `window` have been observed; `None` before.
     #[getter]
-    fn moving_average(&self) -> f64 {
+    fn moving_average(&self) -> Option<f64> {
         self.inner.moving_average()
     }
 

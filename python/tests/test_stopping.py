@@ -72,15 +72,61 @@ def test_helper_stabilisation_and_debounce():
     assert signals == [False, False, False, False, False, True]
     assert helper.checks == 6 and helper.consecutive_signals == 2
     helper.reset()
-    assert helper.checks == 0 and math.isnan(helper.moving_average)
+    assert helper.checks == 0 and helper.moving_average is None
 
 
 def test_helper_moving_average():
     helper = pbgi.stopping.StoppingHelper(window=3)
+    assert helper.moving_average is None
     assert not helper.observe(3.0)
+    assert helper.moving_average is None  # one statistic of three: not yet available
     assert not helper.observe(-1.0)
+    assert helper.moving_average is None
     assert helper.observe(-2.5)  # mean of 3, -1, -2.5 = -1/6
     assert helper.moving_average == pytest.approx(-0.5 / 3, rel=1e-15)
+    helper.reset()
+    assert helper.moving_average is None
+    assert not helper.observe(-1.0)  # the window fills anew after a reset
+
+
+@pytest.mark.parametrize("window", [1, 2, 5, 20])
+def test_helper_with_window_w_never_stops_before_check_w(window):
+    # The most negative statistics: the first stop is check w exactly, whatever the
+    # stabilisation period below w; before it the average is not available and nothing counts.
+    for statistic in [-1.0, -sys.float_info.max, -math.inf]:
+        for stabilisation in range(window):
+            helper = pbgi.stopping.StoppingHelper(stabilisation=stabilisation, window=window)
+            signals = [helper.observe(statistic) for _ in range(window + 3)]
+            assert signals.index(True) + 1 == window, (statistic, stabilisation)
+        helper = pbgi.stopping.StoppingHelper(debounce=2, window=window)
+        for check in range(1, window):
+            assert not helper.observe(statistic)
+            assert helper.moving_average is None and helper.consecutive_signals == 0, check
+        assert not helper.observe(statistic)  # check w: first signal of two
+        assert helper.moving_average == statistic and helper.consecutive_signals == 1
+        assert helper.observe(statistic)  # check w + 1: stop
+
+
+def test_helper_stops_where_the_full_window_rule_does():
+    # Property: random small integers (exact means, ties at 0) against the authors' rule
+    # written out: a check signals after the first k checks, once w statistics exist and the
+    # mean of the last w is <= 0; stop at the m-th consecutive signal.
+    print(f"seed {SEED}")
+    rng = np.random.default_rng(SEED)
+    for _ in range(1000):
+        k, m, w = int(rng.integers(0, 8)), int(rng.integers(1, 4)), int(rng.integers(1, 7))
+        values = [float(v) for v in rng.integers(-3, 5, int(rng.integers(1, 30)))]
+        helper = pbgi.stopping.StoppingHelper(stabilisation=k, debounce=m, window=w)
+        got = next((i + 1 for i, v in enumerate(values) if helper.observe(v)), None)
+        expected, run = None, 0
+        for check in range(1, len(values) + 1):
+            last = values[check - w : check]
+            signal = check > k and check >= w and sum(last) / w <= 0
+            run = run + 1 if signal else 0
+            if run >= m:
+                expected = check
+                break
+        assert got == expected, (k, m, w, values)
 
 
 def test_helper_observes_candidates():
@@ -131,10 +177,10 @@ def moving_averages(values, window):
 
 def test_moving_average_of_huge_statistics_does_not_overflow():
     # The issue's window: the plain sum overflowed to -inf and the helper stopped; the exact
-    # mean is about +4.5e306 (> 0: no stop signal).
+    # mean is about +4.5e306 (> 0: no stop signal). Checks 1-3 have no full window: no signal.
     values = [-1.7e308, -1.7e308, 1.79e308, 1.79e308]
     helper = pbgi.stopping.StoppingHelper(window=4)
-    assert [helper.observe(v) for v in values] == [True, True, True, False]
+    assert [helper.observe(v) for v in values] == [False, False, False, False]
     assert helper.moving_average == exact_mean(values) == 4.500000000000001e306
 
 
@@ -154,7 +200,7 @@ def cancelling(rng, n):
 
 def test_moving_average_is_the_exact_mean_within_two_ulp():
     # Property: random windows of huge, tiny, subnormal and cancelling statistics; every
-    # moving average (partial and full windows) against the exact rational mean.
+    # moving average (once the window is full; None before) against the exact rational mean.
     print(f"seed {SEED}")
     rng = np.random.default_rng(SEED)
     pools = [
@@ -169,7 +215,10 @@ def test_moving_average_is_the_exact_mean_within_two_ulp():
         values = [float(v) for v in pools[trial % len(pools)](int(rng.integers(1, 40)))]
         got = moving_averages(values, window)
         for k, average in enumerate(got):
-            last = values[max(0, k + 1 - window) : k + 1]
+            if k + 1 < window:
+                assert average is None, (window, k)
+                continue
+            last = values[k + 1 - window : k + 1]
             exact = exact_mean(last)
             assert math.isfinite(average), (last, average)
             apart = ulps_apart(average, exact)

@@ -31,7 +31,8 @@ pub struct PracticalOptions {
     pub stabilisation: usize,
     /// Stop only after this many consecutive stop signals (1: off).
     pub debounce: usize,
-    /// Test the mean of the statistic over the last `moving_average` steps (1: off; the paper
+    /// Test the mean of the statistic over the last `moving_average` steps, from the
+    /// `moving_average`-th check on: no stop before the window is full (1: off; the paper
     /// uses 20 in 8-D).
     pub moving_average: usize,
 }
@@ -78,14 +79,16 @@ pub fn stop_statistic(step: &StepView, form: StopForm) -> f64 {
 
 /// The PBGI/LogEIPC stopping rule, optionally with the practical options (applied by the
 /// fast crate's `pbgi_fast::StoppingHelper`: a check signals when the mean of the last
-/// `moving_average` statistics is `≤ 0`; signals during the first `stabilisation` checks do
-/// not count; the run stops after `debounce` consecutive counted signals).
+/// `moving_average` statistics is `≤ 0`, from the `moving_average`-th check on (no signal
+/// before the window is full, as in the authors' code); signals during the first
+/// `stabilisation` checks do not count; the run stops after `debounce` consecutive counted
+/// signals).
 #[derive(Clone, Debug)]
 pub struct PbgiStoppingRule {
     form: StopForm,
     options: PracticalOptions,
     helper: pbgi_fast::StoppingHelper,
-    history: Vec<f64>,
+    history: Vec<Option<f64>>,
 }
 
 impl PbgiStoppingRule {
@@ -113,8 +116,9 @@ impl PbgiStoppingRule {
             .expect("the theorem's options are valid")
     }
 
-    /// The (averaged) statistic at each step observed so far.
-    pub fn history(&self) -> &[f64] {
+    /// The (averaged) statistic at each step observed so far: `None` while the moving
+    /// average's window is not yet full (the first `moving_average - 1` steps).
+    pub fn history(&self) -> &[Option<f64>] {
         &self.history
     }
 }
@@ -150,11 +154,13 @@ pub struct PbgiLogEipcParams {
     /// Which equivalent form to evaluate: `logeipc` (`max LogEIPC ≤ 0`) or `pbgi`
     /// (`min PBGI ≥ y*`).
     pub form: StopForm,
-    /// No stop while `t ≤ stabilisation` (0: off).
+    /// Signals during the first `stabilisation` checks do not count (0: off; the presets take
+    /// the authors' value, `experiment::config`).
     pub stabilisation: usize,
     /// Stop only after this many consecutive signals (1: off).
     pub debounce: usize,
-    /// Average the statistic over this many steps (1: off; the paper uses 20 in 8-D, §4.1).
+    /// Average the statistic over this many steps; no stop before that many checks (1: off;
+    /// the paper uses 20 in 8-D, §4.1).
     pub moving_average: usize,
 }
 
