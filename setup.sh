@@ -81,5 +81,5 @@ if [ "$with_torch" -eq 1 ]; then
       -r "$torch_requirements" -r "$requirements"
     cp "$torch_requirements" "$torch_stamp"
   fi
-  "$venv/bin/python" -c 'import pbgi.torch, pbgi.botorch'
+  "$venv/bin/python" -W ignore::FutureWarning -c 'import pbgi.torch, pbgi.botorch'
 fi

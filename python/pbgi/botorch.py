@@ -187,15 +187,14 @@ class StopCheck(NamedTuple):
     average); `signal`: the plain rule at this check, `max LogEIPC ≤ 0`; `max_log_eipc`: the
     statistic (the maximum found over the candidates or the box); `pbgi_gap`: `min g − y*` in
     the minimisation form (`≥ 0` ⇔ stop; both are taken over the same found points, so their
-    signs agree); `moving_average`: the
-    averaged statistic the decision used (NaN until the window is full, where the helper waits
-    for it); `x_log_eipc`, `x_pbgi`: where the two extremes were found."""
+    signs agree); `moving_average`: the averaged statistic the decision used (`None` until
+    the window is full: no check signals before `moving_average` checks); `x_log_eipc`, `x_pbgi`: where the two extremes were found."""
 
     stop: bool
     signal: bool
     max_log_eipc: float
     pbgi_gap: float
-    moving_average: float
+    moving_average: Optional[float]
     x_log_eipc: torch.Tensor
     x_pbgi: torch.Tensor
 

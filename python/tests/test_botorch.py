@@ -108,6 +108,9 @@ def test_stopping_rule_over_a_box_and_its_practical_options():
     checks = [rule.check(model, Y.max(), lambda X: 10.0 * cost(X), bounds=bounds, num_restarts=2,
                          raw_samples=32) for _ in range(3)]
     assert all(c.signal for c in checks)  # a cost of 5–15 dwarfs every EI here
+    # The window of 3 is full at the third check only: no average, and no stop, before.
+    assert [c.moving_average is None for c in checks] == [True, True, False]
+    assert [c.stop for c in checks] == [False, False, True]
     assert all((c.pbgi_gap >= 0) == c.signal for c in checks)
     assert checks[-1].stop and math.isclose(checks[-1].moving_average, np.mean([c.max_log_eipc for c in checks]),
                                             rel_tol=1e-12)
