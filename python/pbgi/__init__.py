@@ -6,7 +6,10 @@
 - `pbgi.check`, `pbgi.testing.assert_ulp_close`: grade another implementation's values
   against the reference, in ULPs, by region;
 - `pbgi.pandora.solve`: Pandora's Box instances solved exactly (Weitzman's policy);
-- `pbgi.stopping`: the PBGI/LogEIPC stopping rule and its practical helper.
+- `pbgi.stopping`: the PBGI/LogEIPC stopping rule and its practical helper;
+- `pbgi.torch`, `pbgi.botorch` (need torch and BoTorch: `pip install 'pbgi[torch]'`; not
+  imported here): the kernels on torch tensors with autograd, and BoTorch acquisition functions
+  (PBGI, LogEIPC, PBGI-D) with the stopping rule.
 
 Convention (MATH.md): **minimisation** throughout. `EI(mu, sigma; y) = E[max(y - f, 0)]`,
 `f ~ N(mu, sigma^2)`; PBGI is the `g` with `EI(mu, sigma; g) = cost`; stop when
