@@ -238,6 +238,76 @@ fn every_preset_sets_the_authors_stabilisation_period() {
     assert_eq!(stabilisation("quick"), (all, 0, 1));
     assert_eq!(stabilisation("paper"), (all, 0, 1));
     assert_eq!(stabilisation("paper-8d"), (all - 1, 19, 20));
+    assert_eq!(stabilisation("ablation-check-order"), (2, 0, 1));
+}
+
+#[test]
+fn the_check_order_ablation_runs_both_orders_on_the_same_trajectories() {
+    // A variant `pbgi_logeipc@before` runs beside the rule on the same trajectory; checked
+    // before the update, it reads the previous step's statistic, so it never stops earlier
+    // than the rule checked after it, and stops exactly one evaluation later whenever the
+    // rule checked after it stopped after its first check (no signal is repeated or skipped
+    // by the rule itself: without a window or debounce, both stop at the first signal they
+    // read, and `statistic` holds every step's raw signal).
+    let mut config = ExperimentConfig::preset("ablation-check-order").unwrap();
+    config.samples = 2;
+    config.domain.points = 41;
+    config.max_evals = 14;
+    config.lambdas = vec![0.01];
+    config.validate().unwrap();
+    let results = run(&config, 1);
+    assert_eq!(
+        results.rules,
+        ["PBGI/LogEIPC", "PBGI/LogEIPC(check=before)"]
+    );
+    for r in &results.runs {
+        let signals: Vec<usize> = r
+            .statistic
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| **s <= 0.0)
+            .map(|(i, _)| config.initial_points + i)
+            .collect();
+        let after = signals.first().copied();
+        let before = signals
+            .iter()
+            .copied()
+            .find(|&t| t < config.max_evals)
+            .map(|t| t + 1);
+        assert_eq!(r.fired[0], after.is_some(), "{r:?}");
+        assert_eq!(r.stop[0], after.unwrap_or(config.max_evals), "{r:?}");
+        assert_eq!(r.stop[1], before.unwrap_or(config.max_evals), "{r:?}");
+        assert!(r.stop[1] >= r.stop[0]);
+    }
+}
+
+#[test]
+fn rule_variants_are_checked_and_named() {
+    let with = |key: &str, params: &str| {
+        let mut config = tiny_config();
+        let table = params.parse::<toml::Table>().unwrap();
+        config
+            .rules
+            .as_mut()
+            .unwrap()
+            .insert(key.into(), toml::Value::Table(table));
+        config.validate()
+    };
+    assert!(with("pbgi_logeipc@before", "check = \"before\"").is_ok());
+    let err = with("pbgi_logeipc@same", "").unwrap_err();
+    assert!(
+        err.contains("rules.pbgi_logeipc@same") && err.contains("rules.pbgi_logeipc"),
+        "{err}"
+    );
+    let err = with("pbgi_logeipc@late", "check = \"later\"").unwrap_err();
+    assert!(err.contains("rules.pbgi_logeipc@late.check"), "{err}");
+    let err = with("pbgi_logeipc@Bad!", "").unwrap_err();
+    assert!(err.contains("rules.pbgi_logeipc@Bad!"), "{err}");
+    let err = with("nope@x", "").unwrap_err();
+    assert!(err.contains("nope"), "{err}");
+    // A PRB variant is bounded like PRB.
+    let err = with("prb@big", "max_paths = 100000000").unwrap_err();
+    assert!(err.contains("max_paths"), "{err}");
 }
 
 #[test]

@@ -6,7 +6,8 @@
 use crate::acquisitions::AcquisitionName;
 use crate::continuous::SearchConfig;
 use crate::gp::{Kernel, Problem};
-use crate::rules::{find_rule, RuleContext, RuleFactory, RULES};
+use crate::rules::pbgi_logeipc::{PbgiLogEipcParams, StopForm};
+use crate::rules::{find_rule, parse_params, RuleContext, RuleFactory, RuleSpec, RULES};
 use crate::study::config::{
     build_problem, check_distinct, check_lambdas, study_config, CostName, DomainConfig, DomainKind,
     PeriodicConfig, PriorConfig,
@@ -54,7 +55,7 @@ impl Default for ExperimentConfig {
 }
 
 /// Named starting points for `--preset`.
-pub const PRESETS: &[&str] = &["quick", "paper", "paper-8d"];
+pub const PRESETS: &[&str] = &["quick", "paper", "paper-8d", "ablation-check-order"];
 
 impl ExperimentConfig {
     /// The `quick` preset: the default configuration with the rules of the paper's 1-D runs
@@ -103,12 +104,35 @@ impl ExperimentConfig {
         }
     }
 
+    /// App. C.2's ablation (Fig. 11): the PBGI/LogEIPC rule checked after the posterior update
+    /// (`pbgi_logeipc`, the paper's rule and Theorem 1's) and before it
+    /// (`pbgi_logeipc@before`, `check = "before"`: the order of the authors' code) side by
+    /// side on the same trajectories, in the paper's 1-D setting ([`Self::paper`]: 50
+    /// samples, 10,001 points, no stabilisation, no moving average).
+    pub fn ablation_check_order() -> Self {
+        let mut rules = BTreeMap::new();
+        rules.insert(
+            "pbgi_logeipc".to_string(),
+            table(&[("stabilisation", PAPER_1D_STABILISATION)]),
+        );
+        let mut before = table(&[("stabilisation", PAPER_1D_STABILISATION)]);
+        if let toml::Value::Table(t) = &mut before {
+            t.insert("check".into(), toml::Value::String("before".into()));
+        }
+        rules.insert("pbgi_logeipc@before".to_string(), before);
+        Self {
+            rules: Some(rules),
+            ..Self::paper()
+        }
+    }
+
     /// The configuration a preset names (`quick`: the default).
     pub fn preset(name: &str) -> Result<Self, String> {
         match name {
             "quick" => Ok(Self::quick()),
             "paper" => Ok(Self::paper()),
             "paper-8d" => Ok(Self::paper_8d()),
+            "ablation-check-order" => Ok(Self::ablation_check_order()),
             other => Err(format!(
                 "--preset: unknown preset `{other}`; known: {}",
                 PRESETS.join(", ")
@@ -135,7 +159,11 @@ impl ExperimentConfig {
                 ));
             }
             self.search.validate()?;
-            if self.selected()?.iter().any(|(key, _)| *key == "prb") {
+            if self
+                .selected()?
+                .iter()
+                .any(|(_, spec, _)| spec.key == "prb")
+            {
                 return Err(
                     "rules.prb: PRB needs joint posterior paths over a finite domain; \
                      leave it out on the cube (the paper omits it in 8-D)"
@@ -189,11 +217,15 @@ impl ExperimentConfig {
                 self.domain.dim,
                 self.max_evals,
             )?;
-            let prb = self
-                .rules
-                .as_ref()
-                .map_or(Some(None), |r| r.get("prb").map(Some));
-            if let Some(params) = prb {
+            let prb: Vec<Option<&toml::Value>> = match &self.rules {
+                None => vec![None],
+                Some(rules) => rules
+                    .iter()
+                    .filter(|(key, _)| base_key(key) == "prb")
+                    .map(|(_, p)| Some(p))
+                    .collect(),
+            };
+            for params in prb {
                 let max_paths = params
                     .and_then(|p| p.get("max_paths"))
                     .and_then(toml::Value::as_integer)
@@ -262,56 +294,109 @@ impl ExperimentConfig {
         }
     }
 
-    /// The selected rules' keys with their parameter tables, in registry order.
-    fn selected(&self) -> Result<Vec<(&'static str, Option<&toml::Value>)>, String> {
+    /// The selected rules' table keys (a registered key, or a variant `key@label`) with their
+    /// registry entries and parameter tables, in registry order (a rule's variants after it,
+    /// in key order).
+    fn selected(&self) -> Result<Vec<(String, &'static RuleSpec, Option<&toml::Value>)>, String> {
         match &self.rules {
-            None => Ok(RULES.iter().map(|spec| (spec.key, None)).collect()),
+            None => Ok(RULES
+                .iter()
+                .map(|spec| (spec.key.to_string(), spec, None))
+                .collect()),
             Some(selected) => {
                 for key in selected.keys() {
-                    find_rule(key).map_err(|e| format!("rules: {e}"))?;
+                    rule_spec_of(key)?;
                 }
                 if selected.is_empty() {
                     return Err("rules: the table is empty (leave it out for every rule)".into());
                 }
                 Ok(RULES
                     .iter()
-                    .filter_map(|spec| selected.get(spec.key).map(|p| (spec.key, Some(p))))
+                    .flat_map(|spec| {
+                        selected
+                            .iter()
+                            .filter(move |(key, _)| base_key(key) == spec.key)
+                            .map(move |(key, p)| (key.clone(), spec, Some(p)))
+                    })
                     .collect())
             }
         }
     }
 
-    /// `(key, factory)` for each selected rule, in registry order.
+    /// `(key, factory)` for each selected rule, in registry order; `key` is the registered
+    /// key (a variant `key@label` shares its rule's key and so its random stream: the
+    /// variants of a rule see common random numbers). Errors name the table; two tables that
+    /// make the same rule (same table name in the reports) are an error.
     pub fn rule_factories(&self) -> Result<Vec<(&'static str, RuleFactory)>, String> {
         let context = self.rule_context();
+        let mut names: Vec<(String, String)> = Vec::new();
         self.selected()?
             .into_iter()
-            .map(|(key, params)| {
-                let spec = find_rule(key)?;
-                let factory = (spec.build)(params, &context).map_err(|e| {
-                    if e.starts_with(key) {
-                        format!("rules.{e}")
-                    } else {
-                        format!("rules.{key}: {e}")
-                    }
-                })?;
+            .map(|(table, spec, params)| {
+                let key = spec.key;
+                let factory =
+                    (spec.build)(params, &context).map_err(|e| match e.strip_prefix(key) {
+                        Some(rest) => format!("rules.{table}{rest}"),
+                        None => format!("rules.{table}: {e}"),
+                    })?;
+                let name = factory().name();
+                if let Some((other, _)) = names.iter().find(|(_, n)| *n == name) {
+                    return Err(format!(
+                        "rules.{table}: makes the same rule as rules.{other} (`{name}`); give \
+                         the variant different parameters"
+                    ));
+                }
+                names.push((table, name));
                 Ok((key, factory))
             })
             .collect()
     }
 
+    /// The form and moving-average window of the PBGI/LogEIPC statistic that every run traces
+    /// (`statistic.csv`): those of `[rules.pbgi_logeipc]` when the rule is selected, otherwise
+    /// the LogEIPC form (`max LogEIPC_t`) with no window.
+    pub fn traced_statistic(&self) -> Result<(StopForm, usize), String> {
+        let params = self.rules.as_ref().and_then(|r| r.get("pbgi_logeipc"));
+        let params: PbgiLogEipcParams =
+            parse_params(params).map_err(|e| format!("rules.pbgi_logeipc: {e}"))?;
+        Ok((params.form, params.moving_average))
+    }
+
     /// The configuration with every rule's parameters filled in (what `config.toml` records).
     pub fn effective(&self) -> Result<ExperimentConfig, String> {
         let mut rules = BTreeMap::new();
-        for (key, params) in self.selected()? {
-            let spec = find_rule(key)?;
-            rules.insert(key.to_string(), (spec.effective)(params)?);
+        for (table, spec, params) in self.selected()? {
+            rules.insert(table, (spec.effective)(params)?);
         }
         Ok(ExperimentConfig {
             rules: Some(rules),
             ..self.clone()
         })
     }
+}
+
+/// The registered key of a rule table's key: `key` itself, or `key` of a variant `key@label`
+/// (one rule run twice with different parameters, e.g. `[rules."pbgi_logeipc@before"]`).
+pub fn base_key(table: &str) -> &str {
+    table.split_once('@').map_or(table, |(key, _)| key)
+}
+
+/// The registry entry of a rule table's key; a variant's label must be 1–32 characters of
+/// `a-z`, `0-9`, `_`, `-`.
+fn rule_spec_of(table: &str) -> Result<&'static RuleSpec, String> {
+    if let Some((_, label)) = table.split_once('@') {
+        let ok = (1..=32).contains(&label.len())
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-');
+        if !ok {
+            return Err(format!(
+                "rules.{table}: a variant's label (after `@`) must be 1–32 characters of a-z, \
+                 0-9, `_`, `-`"
+            ));
+        }
+    }
+    find_rule(base_key(table)).map_err(|e| format!("rules: {e}"))
 }
 
 /// The stopping paper's authors' code, read for the choices below (`QianJaneXie/

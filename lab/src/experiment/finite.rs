@@ -4,7 +4,7 @@
 use super::config::ExperimentConfig;
 use super::run::{
     acquisition_stream, design_stream, finish_run, objective_stream, run_key, RuleObservers,
-    RunResult, Setting,
+    RuleTimes, RunResult, Setting,
 };
 use crate::acquisitions::AcquisitionName;
 use crate::bo::{initial_design, run_bo, scaled_costs, StepView, Task};
@@ -24,7 +24,7 @@ pub fn run_one(
     acquisition: AcquisitionName,
     rules: &[(&'static str, RuleFactory)],
     indices: (usize, usize),
-) -> Result<RunResult, String> {
+) -> Result<(RunResult, RuleTimes), String> {
     let master = config.seed;
     let domain = problem.domain();
     let mut objective_rng = objective_stream(master, sample);
@@ -52,7 +52,7 @@ pub fn run_one(
     };
     let key = run_key(setting, sample, acquisition);
     let mut acquisition_rng = acquisition_stream(master, key);
-    let mut observers = RuleObservers::new(master, key, rules);
+    let mut observers = RuleObservers::new(master, key, rules, config.traced_statistic()?.0);
     let mut on_step = |view: &StepView, _shared: &mut ChaCha8Rng| observers.observe(view);
     let built = acquisition.build(domain.dim());
     let record = run_bo(

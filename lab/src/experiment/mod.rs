@@ -12,5 +12,5 @@ pub mod run;
 pub mod study;
 
 pub use config::ExperimentConfig;
-pub use run::{RunResult, Setting};
-pub use study::{run_experiment, ExperimentResults};
+pub use run::{RuleTimes, RunResult, Setting};
+pub use study::{run_experiment, run_experiment_timed, ExperimentResults};

@@ -1,8 +1,102 @@
 //! The experiment's figures: per setting, the mean regret curve of each acquisition with every
-//! rule's mean stopping time and regret marked.
+//! rule's mean stopping time and regret marked, and the PBGI/LogEIPC statistic per check of a
+//! few samples, raw and moving-averaged (the stopping paper's Fig. 6).
+use super::raw::moving_averages;
 use super::summary::{setting_label, Curve, SummaryRow};
-use crate::experiment::ExperimentResults;
-use crate::study::plot::{regret_figure, Marker, RegretPanel};
+use crate::experiment::{ExperimentConfig, ExperimentResults};
+use crate::rules::pbgi_logeipc::StopForm;
+use crate::study::plot::{line_figure, regret_figure, LinePanel, LineSeries, Marker, RegretPanel};
+
+/// Where the statistic figures cut LogEIPC off (values below are drawn at it).
+const LOG_EIPC_FLOOR: f64 = -20.0;
+
+/// How many samples the statistic figures show (the lowest sample indices of the results).
+pub const STATISTIC_SAMPLES_SHOWN: usize = 3;
+
+/// The statistic figure of one setting (the stopping paper's Fig. 6): a panel per
+/// acquisition, and for each of the first [`STATISTIC_SAMPLES_SHOWN`] samples the raw
+/// PBGI/LogEIPC statistic at every check (thin) and its moving average (thick, where a window
+/// is set and full); the rule signals at or below the dashed line at 0.
+pub fn statistic_figure(
+    config: &ExperimentConfig,
+    results: &ExperimentResults,
+    setting: usize,
+) -> Result<String, String> {
+    let (cost, lambda) = setting_label(results, setting);
+    let (form, window) = config.traced_statistic()?;
+    let mut shown: Vec<usize> = results
+        .runs
+        .iter()
+        .filter(|r| r.setting == setting)
+        .map(|r| r.sample)
+        .collect();
+    shown.sort_unstable();
+    shown.dedup();
+    shown.truncate(STATISTIC_SAMPLES_SHOWN);
+    let mut panels = Vec::new();
+    for (a, acquisition) in results.acquisitions.iter().enumerate() {
+        let mut series = Vec::new();
+        for (k, &sample) in shown.iter().enumerate() {
+            let Some(run) = results
+                .runs
+                .iter()
+                .find(|r| r.setting == setting && r.acquisition == a && r.sample == sample)
+            else {
+                continue;
+            };
+            let t = |i: usize| (config.initial_points + i) as f64;
+            series.push(LineSeries {
+                label: format!("sample {sample}, raw"),
+                color: k,
+                thick: false,
+                points: run
+                    .statistic
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &v)| (t(i), v))
+                    .collect(),
+            });
+            if window > 1 {
+                let averages = moving_averages(&run.statistic, window)?;
+                series.push(LineSeries {
+                    label: format!("sample {sample}, mean of {window}"),
+                    color: k,
+                    thick: true,
+                    points: averages
+                        .iter()
+                        .enumerate()
+                        .map(|(i, m)| (t(i), m.unwrap_or(f64::NAN)))
+                        .collect(),
+                });
+            }
+        }
+        panels.push(LinePanel {
+            title: acquisition.label().to_string(),
+            series,
+        });
+    }
+    // LogEIPC plunges once EI underflows (−∞ when no point is left): drawn at −20 (EI below
+    // e⁻²⁰ of the cost). The PBGI form is in the objective's units: drawn as it is.
+    let (statistic, floor, clipped) = match form {
+        StopForm::LogEipc => (
+            "max LogEIPC",
+            Some(LOG_EIPC_FLOOR),
+            ", drawn at −20 below it",
+        ),
+        StopForm::Pbgi => ("y* − min PBGI", None, ""),
+    };
+    line_figure(
+        &format!(
+            "{cost} cost, λ = {lambda}: the PBGI/LogEIPC statistic ({statistic}{clipped}) per \
+             check; stop at or below 0"
+        ),
+        "evaluations t",
+        statistic,
+        0.0,
+        floor,
+        &panels,
+    )
+}
 
 /// The figure of one setting: a panel per acquisition.
 pub fn setting_figure(
