@@ -127,6 +127,18 @@ fn experiment_writes_tables_csv_and_plots() {
         .args(["--threads", "1"]));
     assert!(o.status.success(), "{}", stderr(&o));
     assert_same_files(&out, &again);
+    // Again into the same directories: both are replaced whole.
+    let o = run(pbgi()
+        .arg("experiment")
+        .arg("--config")
+        .arg(&config)
+        .arg("--out")
+        .arg(&again)
+        .arg("--timings")
+        .arg(&timings)
+        .args(["--threads", "1"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_same_files(&out, &again);
     for file in ["rule_timings.csv", "rule_timings.md", "rule_timings.svg"] {
         let bytes = std::fs::read(timings.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert!(!bytes.is_empty(), "{file} is empty");

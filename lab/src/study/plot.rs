@@ -496,7 +496,12 @@ pub fn line_figure(
                         .series
                         .iter()
                         .map(|s| LineSeries {
-                            points: s.points.iter().map(|&(x, y)| (x, y.max(floor))).collect(),
+                            points: s
+                                .points
+                                .iter()
+                                // NaN (no value) stays NaN and breaks the line.
+                                .map(|&(x, y)| (x, if y.is_nan() { y } else { y.max(floor) }))
+                                .collect(),
                             ..s.clone()
                         })
                         .collect(),
