@@ -3,6 +3,7 @@
 //! or JSON with unknown keys rejected. Names are shared with `pbgi validate` (`seed`,
 //! `samples`, `max_evals`, `costs`, `lambdas`, `acquisitions`, `[prior]`, `[domain]`,
 //! `[periodic]`).
+use super::cost_model::{CostModelConfig, CostModelKind};
 use crate::acquisitions::AcquisitionName;
 use crate::continuous::SearchConfig;
 use crate::gp::{Kernel, Problem};
@@ -28,6 +29,8 @@ study_config! {
         /// Stopping rules by registry key with optional parameter overrides; absent = every
         /// registered rule with its paper defaults.
         pub rules: Option<BTreeMap<String, toml::Value>>,
+        /// Known cost (default) or unknown cost with a GP on its logarithm.
+        pub cost_model: CostModelConfig,
     }
 }
 
@@ -50,12 +53,19 @@ impl Default for ExperimentConfig {
             periodic: PeriodicConfig::default(),
             search: SearchConfig::default(),
             rules: None,
+            cost_model: CostModelConfig::default(),
         }
     }
 }
 
 /// Named starting points for `--preset`.
-pub const PRESETS: &[&str] = &["quick", "paper", "paper-8d", "ablation-check-order"];
+pub const PRESETS: &[&str] = &[
+    "quick",
+    "paper",
+    "paper-8d",
+    "ablation-check-order",
+    "ablation-unknown-cost",
+];
 
 impl ExperimentConfig {
     /// The `quick` preset: the default configuration with the rules of the paper's 1-D runs
@@ -126,6 +136,25 @@ impl ExperimentConfig {
         }
     }
 
+    /// An unknown-cost run (§3.2, App. C): the paper's 1-D setting ([`Self::paper`]) with the
+    /// cost observed at each evaluation and modelled by a GP on `ln c`
+    /// (`[cost_model] kind = "lognormal"`, the objective prior's Matérn-5/2 with length scale
+    /// 0.1 and variance 1); PBGI with `E[c]` and LogEIPC-exp as acquisitions (set
+    /// `cost_model.logeipc = "inv"` for LogEIPC-inv); the linear and periodic costs (uniform
+    /// is learnt at the first evaluation); every rule with the paper's 1-D parameters, the
+    /// PBGI/LogEIPC rule with `E[c]`.
+    pub fn ablation_unknown_cost() -> Self {
+        Self {
+            costs: vec![CostName::Linear, CostName::PeriodicAtArgmin],
+            acquisitions: vec![AcquisitionName::Pbgi, AcquisitionName::LogEipc],
+            cost_model: CostModelConfig {
+                kind: CostModelKind::Lognormal,
+                ..CostModelConfig::default()
+            },
+            ..Self::paper()
+        }
+    }
+
     /// The configuration a preset names (`quick`: the default).
     pub fn preset(name: &str) -> Result<Self, String> {
         match name {
@@ -133,6 +162,7 @@ impl ExperimentConfig {
             "paper" => Ok(Self::paper()),
             "paper-8d" => Ok(Self::paper_8d()),
             "ablation-check-order" => Ok(Self::ablation_check_order()),
+            "ablation-unknown-cost" => Ok(Self::ablation_unknown_cost()),
             other => Err(format!(
                 "--preset: unknown preset `{other}`; known: {}",
                 PRESETS.join(", ")
@@ -185,6 +215,7 @@ impl ExperimentConfig {
                 ));
             }
         }
+        self.cost_model.validate(self.is_continuous())?;
         check_distinct("costs", &self.costs, CostName::key)?;
         check_lambdas(&self.lambdas)?;
         check_distinct("acquisitions", &self.acquisitions, AcquisitionName::key)?;
@@ -261,6 +292,18 @@ impl ExperimentConfig {
     /// Whether the domain is the continuous cube.
     pub fn is_continuous(&self) -> bool {
         self.domain.kind == DomainKind::Cube
+    }
+
+    /// The prior of `ln c` of an unknown cost on a finite domain (`[cost_model]`; the objective
+    /// prior's kernel family and jitter, mean 0).
+    pub fn log_cost_problem(&self) -> Result<Problem, String> {
+        let prior = PriorConfig {
+            length_scale: self.cost_model.length_scale,
+            outputscale: self.cost_model.outputscale,
+            mean: 0.0,
+            ..self.prior.clone()
+        };
+        build_problem(&prior, &self.domain, false).map_err(|e| format!("cost_model: {e}"))
     }
 
     /// The prior shared by all runs on a finite domain.

@@ -5,6 +5,7 @@
 //! point set and by `cube` on the continuous cube (the 8-D setting), from the pieces they
 //! share in `run` (the setting, the result, the random streams and the observing rules).
 pub mod config;
+pub mod cost_model;
 pub mod cube;
 pub mod finite;
 pub mod report;

@@ -69,6 +69,10 @@ pub fn run_experiment_timed(
         true => None,
         false => Some(config.problem()?),
     };
+    let log_cost = match config.cost_model.is_unknown() {
+        true => Some(config.log_cost_problem()?),
+        false => None,
+    };
     let rules = config.rule_factories()?;
     let settings = settings(config);
     let samples = shard.samples(config.samples);
@@ -88,6 +92,7 @@ pub fn run_experiment_timed(
                     Some(problem) => run_one(
                         config,
                         problem,
+                        log_cost.as_ref(),
                         &settings[s],
                         sample,
                         acquisition,

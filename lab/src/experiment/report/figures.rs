@@ -3,6 +3,7 @@
 //! few samples, raw and moving-averaged (the stopping paper's Fig. 6).
 use super::raw::moving_averages;
 use super::summary::{setting_label, Curve, SummaryRow};
+use crate::acquisitions::AcquisitionName;
 use crate::experiment::{ExperimentConfig, ExperimentResults};
 use crate::rules::pbgi_logeipc::StopForm;
 use crate::study::plot::{line_figure, regret_figure, LinePanel, LineSeries, Marker, RegretPanel};
@@ -71,7 +72,7 @@ pub fn statistic_figure(
             }
         }
         panels.push(LinePanel {
-            title: acquisition.label().to_string(),
+            title: panel_title(config, *acquisition),
             series,
         });
     }
@@ -87,8 +88,9 @@ pub fn statistic_figure(
     };
     line_figure(
         &format!(
-            "{cost} cost, λ = {lambda}: the PBGI/LogEIPC statistic ({statistic}{clipped}) per \
-             check; stop at or below 0"
+            "{cost} cost{}, λ = {lambda}: the PBGI/LogEIPC statistic ({statistic}{clipped}) per \
+             check; stop at or below 0",
+            cost_note(config)
         ),
         "evaluations t",
         statistic,
@@ -100,6 +102,7 @@ pub fn statistic_figure(
 
 /// The figure of one setting: a panel per acquisition.
 pub fn setting_figure(
+    config: &ExperimentConfig,
     results: &ExperimentResults,
     rows: &[SummaryRow],
     curves: &[Curve],
@@ -109,7 +112,7 @@ pub fn setting_figure(
     let n_acq = results.acquisitions.len();
     let panels: Vec<RegretPanel> = (0..n_acq)
         .map(|a| RegretPanel {
-            title: results.acquisitions[a].label().to_string(),
+            title: panel_title(config, results.acquisitions[a]),
             curve: curves[setting * n_acq + a].points.clone(),
             markers: rows
                 .iter()
@@ -126,8 +129,30 @@ pub fn setting_figure(
         .collect();
     regret_figure(
         &format!(
-            "{cost} cost, λ = {lambda}: cost-adjusted simple regret vs. stopping time (mean ± 2SE)"
+            "{cost} cost{}, λ = {lambda}: cost-adjusted simple regret vs. stopping time (mean ± \
+             2SE)",
+            cost_note(config)
         ),
         &panels,
     )
+}
+
+/// A panel's title: the acquisition, and under an unknown cost its log-normal form.
+fn panel_title(config: &ExperimentConfig, acquisition: AcquisitionName) -> String {
+    match (config.cost_model.is_unknown(), acquisition) {
+        (true, AcquisitionName::Pbgi) => "PBGI with E[c]".into(),
+        (true, AcquisitionName::LogEipc) => match config.cost_model.logeipc.as_str() {
+            "inv" => "LogEIPC-inv".into(),
+            _ => "LogEIPC-exp".into(),
+        },
+        _ => acquisition.label().to_string(),
+    }
+}
+
+/// `" (unknown: a GP on ln c)"` under an unknown cost, else nothing.
+fn cost_note(config: &ExperimentConfig) -> &'static str {
+    match config.cost_model.is_unknown() {
+        true => " (unknown: a GP on ln c)",
+        false => "",
+    }
 }

@@ -42,7 +42,7 @@ pub fn report_files(
         let (cost, lambda) = setting_label(results, setting);
         files.push((
             format!("regret_{cost}_lambda_{lambda}.svg"),
-            setting_figure(results, &rows, &curves, setting)?.into_bytes(),
+            setting_figure(config, results, &rows, &curves, setting)?.into_bytes(),
         ));
         files.push((
             format!("statistic_{cost}_lambda_{lambda}.svg"),
