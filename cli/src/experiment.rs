@@ -27,7 +27,9 @@ pub struct Args {
     /// A built-in configuration: `quick` (10 samples, 1001 points), `paper` (the stopping
     /// paper's 1-D setting: 50 samples on 10,001 points) or `paper-8d` (its 8-D setting on
     /// the continuous cube with multi-start L-BFGS: cap 500 iterations, moving averages over
-    /// full windows of 20, so no stop before check 20, PRB omitted).
+    /// full windows of 20, so no stop before check 20, PRB omitted); the ablations
+    /// `ablation-check-order` (the rule checked after and before the posterior update, App.
+    /// C.2) and `ablation-unknown-cost` (a GP on log cost, §3.2).
     #[arg(long, value_name = "NAME")]
     pub preset: Option<String>,
     /// Number of samples (objective draws, the paper's seeds) per setting; overrides the
