@@ -415,6 +415,27 @@ fn unknown_cost_runs_and_its_keys_are_checked() {
     cube.cost_model.kind = pbgi_lab::experiment::cost_model::CostModelKind::Lognormal;
     let err = cube.validate().unwrap_err();
     assert!(err.contains("cost_model.kind"), "{err}");
+    // Two posteriors per run: the memory bound of one holds for both.
+    let mut big = tiny_config();
+    big.cost_model.kind = pbgi_lab::experiment::cost_model::CostModelKind::Lognormal;
+    big.rules = Some(Default::default());
+    big.rules.as_mut().unwrap().insert(
+        "pbgi_logeipc".into(),
+        toml::Value::Table(toml::Table::new()),
+    );
+    big.domain.points = 1 << 20;
+    big.max_evals = 100;
+    assert!(ExperimentConfig {
+        cost_model: Default::default(),
+        ..big.clone()
+    }
+    .validate()
+    .is_ok());
+    let err = big.validate().unwrap_err();
+    assert!(
+        err.contains("cost_model.kind") && err.contains("2 posteriors"),
+        "{err}"
+    );
     let preset = ExperimentConfig::preset("ablation-unknown-cost").unwrap();
     preset.validate().unwrap();
     assert!(preset.cost_model.is_unknown());

@@ -248,6 +248,28 @@ impl ExperimentConfig {
                 self.domain.dim,
                 self.max_evals,
             )?;
+            if self.cost_model.is_unknown() {
+                // A second prior and posterior (of ln c) on the same domain: their memory
+                // stays within the bounds a single one has.
+                use crate::study::bounds::MAX_RANDOM_POINTS;
+                memory_at_most(
+                    &format!(
+                        "cost_model.kind = \"lognormal\": 2 posteriors × domain.points × \
+                         max_evals = 2 × {} × {} covariances per run",
+                        self.domain.points, self.max_evals
+                    ),
+                    2.0 * self.domain.points as f64 * self.max_evals as f64 * 8.0,
+                    MAX_RUN_BYTES,
+                )?;
+                let max_random = (MAX_RANDOM_POINTS as f64 / std::f64::consts::SQRT_2) as usize;
+                if self.domain.kind == DomainKind::Random && self.domain.points > max_random {
+                    return Err(format!(
+                        "cost_model.kind = \"lognormal\": domain.points = {} is above {max_random} \
+                         on random points (two priors, each a Cholesky factor of points² numbers)",
+                        self.domain.points
+                    ));
+                }
+            }
             let prb: Vec<Option<&toml::Value>> = match &self.rules {
                 None => vec![None],
                 Some(rules) => rules
