@@ -362,7 +362,7 @@ impl ExperimentConfig {
     /// The selected rules' table keys (a registered key, or a variant `key@label`) with their
     /// registry entries and parameter tables, in registry order (a rule's variants after it,
     /// in key order).
-    fn selected(&self) -> Result<Vec<(String, &'static RuleSpec, Option<&toml::Value>)>, String> {
+    fn selected(&self) -> Result<Vec<SelectedRule<'_>>, String> {
         match &self.rules {
             None => Ok(RULES
                 .iter()
@@ -439,6 +439,9 @@ impl ExperimentConfig {
         })
     }
 }
+
+/// A selected rule: its table key, its registry entry and its parameter table.
+type SelectedRule<'a> = (String, &'static RuleSpec, Option<&'a toml::Value>);
 
 /// The registered key of a rule table's key: `key` itself, or `key` of a variant `key@label`
 /// (one rule run twice with different parameters, e.g. `[rules."pbgi_logeipc@before"]`).
