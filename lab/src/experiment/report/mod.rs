@@ -13,7 +13,8 @@ mod timing;
 pub use figures::{setting_figure, statistic_figure, STATISTIC_SAMPLES_SHOWN};
 pub use markdown::comparison_markdown;
 pub use raw::{
-    moving_averages, raw_files, read_raw, RUNS_HEADER, STATISTIC_HEADER, TRAJECTORY_HEADER,
+    has_statistic, moving_averages, raw_files, read_raw, RUNS_HEADER, STATISTIC_HEADER,
+    TRAJECTORY_HEADER,
 };
 pub use summary::{curves, summarize, Curve, SummaryRow, HINDSIGHT, HINDSIGHT_FIXED};
 pub use tables::summary_table;
@@ -44,10 +45,12 @@ pub fn report_files(
             format!("regret_{cost}_lambda_{lambda}.svg"),
             setting_figure(config, results, &rows, &curves, setting)?.into_bytes(),
         ));
-        files.push((
-            format!("statistic_{cost}_lambda_{lambda}.svg"),
-            statistic_figure(config, results, setting)?.into_bytes(),
-        ));
+        if has_statistic(results) {
+            files.push((
+                format!("statistic_{cost}_lambda_{lambda}.svg"),
+                statistic_figure(config, results, setting)?.into_bytes(),
+            ));
+        }
     }
     files.push(("summary.txt".to_string(), table.clone().into_bytes()));
     files.push((
@@ -85,6 +88,14 @@ pub fn merge(config: &ExperimentConfig, dirs: &[&Path]) -> Result<(String, Files
         |dir| read_raw(config, &rules, dir),
         |r| (r.setting, r.sample, r.acquisition),
     )?;
+    let with = runs.iter().filter(|r| !r.statistic.is_empty()).count();
+    if with != 0 && with != runs.len() {
+        return Err(
+            "statistic.csv: some shard directories hold it and some do not (shards written \
+             before and after the statistic was traced); rerun the older shards"
+                .into(),
+        );
+    }
     let expected = settings(config).len() * config.samples * config.acquisitions.len();
     if runs.len() != expected
         || runs.windows(2).any(|w| {
@@ -215,6 +226,47 @@ mod tests {
             "{names:?}"
         );
         assert_eq!(merged, report_files(&config, &whole).unwrap());
+    }
+
+    #[test]
+    fn shards_written_before_the_statistic_trace_merge_without_it() {
+        // Shards without statistic.csv (an older pbgi) merge into the unsplit run's files
+        // less the statistic files; a mix of old and new shards is refused.
+        let config = config();
+        let whole = results(&config);
+        let mut dirs = Vec::new();
+        for shard in [Shard { index: 1, count: 2 }, Shard { index: 2, count: 2 }] {
+            let part = ExperimentResults {
+                runs: whole
+                    .runs
+                    .iter()
+                    .filter(|r| shard.contains(r.sample))
+                    .cloned()
+                    .collect(),
+                ..whole.clone()
+            };
+            let files: Files = shard_files(&config, &part, shard)
+                .unwrap()
+                .into_iter()
+                .filter(|(name, _)| shard.index == 2 || name != "statistic.csv")
+                .collect();
+            dirs.push(write_dir(&format!("old-shard-{}", shard.index), &files));
+        }
+        let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+        let mixed = merge(&config, &paths);
+        std::fs::remove_file(dirs[1].join("statistic.csv")).unwrap();
+        let old = merge(&config, &paths);
+        for dir in &dirs {
+            std::fs::remove_dir_all(dir).unwrap();
+        }
+        let err = mixed.unwrap_err();
+        assert!(err.contains("statistic.csv"), "{err}");
+        let (table, files) = report_files(&config, &whole).unwrap();
+        let expected: Files = files
+            .into_iter()
+            .filter(|(name, _)| !name.starts_with("statistic"))
+            .collect();
+        assert_eq!(old.unwrap(), (table, expected));
     }
 
     #[test]

@@ -120,17 +120,26 @@ pub fn raw_files(config: &ExperimentConfig, results: &ExperimentResults) -> Resu
             ]);
         }
     }
-    Ok(vec![
+    let mut files = vec![
         ("runs.csv".to_string(), csv_document(&RUNS_HEADER, &runs)?),
         (
             "trajectories.csv".to_string(),
             csv_document(&TRAJECTORY_HEADER, &trajectories)?,
         ),
-        (
+    ];
+    if has_statistic(results) {
+        files.push((
             "statistic.csv".to_string(),
             csv_document(&STATISTIC_HEADER, &statistics)?,
-        ),
-    ])
+        ));
+    }
+    Ok(files)
+}
+
+/// Whether the runs carry the traced statistic (every run does, except those merged from
+/// shards written before the trace existed).
+pub fn has_statistic(results: &ExperimentResults) -> bool {
+    results.runs.iter().any(|r| !r.statistic.is_empty())
 }
 
 /// Reads a directory's `runs.csv` and `trajectories.csv` back into runs, which must belong to
@@ -234,13 +243,19 @@ pub fn read_raw(
 
 /// Reads a directory's `statistic.csv` into `runs` (read from `trajectories.csv`, in the same
 /// order): each run's checks `t = initial_points, …, cap`, in order; the moving averages are
-/// recomputed from the statistic when the files are written, so they are not read.
+/// recomputed from the statistic when the files are written, so they are not read. A
+/// directory without the file (written before the trace existed) leaves the statistics empty.
 fn read_statistic(
     config: &ExperimentConfig,
     runs: &mut [RunResult],
     dir: &Path,
 ) -> Result<(), String> {
     let path = dir.join("statistic.csv");
+    if !path.exists() {
+        // A shard written before the statistic was traced: its runs carry none (`merge`
+        // accepts that only if no shard has one, and then writes no statistic files).
+        return Ok(());
+    }
     let checks = config.max_evals + 1 - config.initial_points;
     let groups = read_csv_groups(
         &path,
