@@ -15,8 +15,9 @@ use std::path::{Path, PathBuf};
 /// Whether `name`, in an output directory, is a file some `pbgi validate`, `experiment` or
 /// `merge` run writes (or a hidden leftover of an atomic write).
 pub fn written_by_pbgi(name: &str) -> bool {
-    const NAMES: [&str; 15] = [
+    const NAMES: [&str; 16] = [
         "runs.csv",
+        "variants.svg",
         "statistic.csv",
         "rule_timings.csv",
         "rule_timings.md",

@@ -280,6 +280,14 @@ fn the_check_order_ablation_runs_both_orders_on_the_same_trajectories() {
         assert_eq!(r.stop[1], before.unwrap_or(config.max_evals), "{r:?}");
         assert!(r.stop[1] >= r.stop[0]);
     }
+    // Its figure: the paired difference, variant − rule, per setting and acquisition.
+    let (_, files) = pbgi_lab::experiment::report::report_files(&config, &results).unwrap();
+    let (_, svg) = files.iter().find(|(n, _)| n == "variants.svg").unwrap();
+    let svg = String::from_utf8_lossy(svg);
+    assert!(
+        svg.contains("PBGI/LogEIPC(check=before)") && svg.contains("TS"),
+        "no labels"
+    );
 }
 
 #[test]

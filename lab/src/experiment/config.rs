@@ -388,6 +388,24 @@ impl ExperimentConfig {
         }
     }
 
+    /// `(variant, rule)` positions, in the order of [`Self::rule_factories`], of each selected
+    /// variant `key@label` whose rule `key` is selected too.
+    pub fn rule_variants(&self) -> Result<Vec<(usize, usize)>, String> {
+        let selected = self.selected()?;
+        Ok(selected
+            .iter()
+            .enumerate()
+            .filter(|(_, (table, _, _))| table.contains('@'))
+            .filter_map(|(v, (table, _, _))| {
+                let base = base_key(table);
+                selected
+                    .iter()
+                    .position(|(other, _, _)| other == base)
+                    .map(|b| (v, b))
+            })
+            .collect())
+    }
+
     /// `(key, factory)` for each selected rule, in registry order; `key` is the registered
     /// key (a variant `key@label` shares its rule's key and so its random stream: the
     /// variants of a rule see common random numbers). Errors name the table; two tables that

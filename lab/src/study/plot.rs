@@ -249,7 +249,7 @@ pub fn forest_figure(
         root.fill(&WHITE).map_err(fail)?;
         let root = root.titled(title, ("sans-serif", 15)).map_err(fail)?;
         let (left, right) = root.split_horizontally(420);
-        draw_forest(&left, x_desc, rows, reference)?;
+        draw_forest(&left, x_desc, rows, reference, false)?;
         for (area, panel) in right.split_evenly((hist_rows, columns)).iter().zip(panels) {
             draw_log_histogram(area, panel)?;
         }
@@ -263,13 +263,18 @@ fn draw_forest<DB: DrawingBackend>(
     x_desc: &str,
     rows: &[ForestRow],
     reference: f64,
+    linear: bool,
 ) -> Result<(), String>
 where
     DB::ErrorType: 'static,
 {
     // A log₁₀ axis: the ratios of a study span orders of magnitude (λ from 1e-3 to 1); an
-    // interval end at or below 0 is drawn to the axis's left edge.
-    let log = |v: f64| (v > 0.0 && v.is_finite()).then(|| v.log10());
+    // interval end at or below 0 is drawn to the axis's left edge. A linear axis (`linear`)
+    // for differences, which change sign.
+    let log = |v: f64| match linear {
+        true => v.is_finite().then_some(v),
+        false => (v > 0.0 && v.is_finite()).then(|| v.log10()),
+    };
     let ends: Vec<f64> = rows
         .iter()
         .flat_map(|r| [log(r.value), log(r.lower), log(r.upper)])
@@ -296,7 +301,10 @@ where
         .configure_mesh()
         .disable_y_mesh()
         .x_labels(5)
-        .x_label_formatter(&|v: &f64| format!("{:.2e}", 10f64.powf(*v)))
+        .x_label_formatter(&|v: &f64| match linear {
+            true => format!("{v:.2e}"),
+            false => format!("{:.2e}", 10f64.powf(*v)),
+        })
         .y_labels(rows.len().max(1))
         .y_label_formatter(&|y: &f64| {
             let i = y.round();
@@ -430,13 +438,15 @@ where
     Ok(())
 }
 
-/// A forest plot alone on a log₁₀ axis: one row per label with its estimate and interval, a
-/// dashed red line at `reference` (none when it is not positive and finite).
+/// A forest plot alone, on a log₁₀ axis or (`linear`) a linear one: one row per label with its
+/// estimate and interval, a dashed red line at `reference` (none when it is not finite, or
+/// not positive on a log axis).
 pub fn interval_figure(
     title: &str,
     x_desc: &str,
     rows: &[ForestRow],
     reference: f64,
+    linear: bool,
 ) -> Result<String, String> {
     let height = 60 + 26 * rows.len() as u32 + 40;
     let mut svg = String::new();
@@ -444,7 +454,7 @@ pub fn interval_figure(
         let root = SVGBackend::with_string(&mut svg, (900, height)).into_drawing_area();
         root.fill(&WHITE).map_err(fail)?;
         let root = root.titled(title, ("sans-serif", 15)).map_err(fail)?;
-        draw_forest(&root, x_desc, rows, reference)?;
+        draw_forest(&root, x_desc, rows, reference, linear)?;
         root.present().map_err(fail)?;
     }
     Ok(svg)

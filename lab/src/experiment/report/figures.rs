@@ -6,7 +6,11 @@ use super::summary::{setting_label, Curve, SummaryRow};
 use crate::acquisitions::AcquisitionName;
 use crate::experiment::{ExperimentConfig, ExperimentResults};
 use crate::rules::pbgi_logeipc::StopForm;
-use crate::study::plot::{line_figure, regret_figure, LinePanel, LineSeries, Marker, RegretPanel};
+use crate::study::plot::{
+    interval_figure, line_figure, regret_figure, ForestRow, LinePanel, LineSeries, Marker,
+    RegretPanel,
+};
+use crate::study::stats::Estimate;
 
 /// Where the statistic figures cut LogEIPC off (values below are drawn at it).
 const LOG_EIPC_FLOOR: f64 = -20.0;
@@ -155,4 +159,56 @@ fn cost_note(config: &ExperimentConfig) -> &'static str {
         true => " (unknown: a GP on ln c)",
         false => "",
     }
+}
+
+/// The figure of a configuration's rule variants (`[rules."<key>@<label>"]` beside
+/// `[rules.<key>]`, e.g. App. C.2's check order, Fig. 11): per setting and acquisition, the
+/// paired difference of cost-adjusted regret at the stopping times, variant − rule, with its
+/// 95% interval, on a linear axis. `None` without variants.
+pub fn variants_figure(
+    config: &ExperimentConfig,
+    results: &ExperimentResults,
+) -> Result<Option<String>, String> {
+    let pairs = config.rule_variants()?;
+    if pairs.is_empty() {
+        return Ok(None);
+    }
+    let mut rows = Vec::new();
+    for &(variant, rule) in &pairs {
+        for setting in 0..results.settings.len() {
+            let (cost, lambda) = setting_label(results, setting);
+            for a in 0..results.acquisitions.len() {
+                let differences: Vec<f64> = results
+                    .runs
+                    .iter()
+                    .filter(|r| r.setting == setting && r.acquisition == a)
+                    .map(|r| r.regret_at(r.stop[variant]) - r.regret_at(r.stop[rule]))
+                    .collect();
+                let estimate = Estimate::of(&differences);
+                let name = match pairs.len() {
+                    1 => String::new(),
+                    _ => format!(" · {}", results.rules[variant]),
+                };
+                rows.push(ForestRow {
+                    label: format!(
+                        "{cost}, λ = {lambda} · {}{name}",
+                        panel_title(config, results.acquisitions[a])
+                    ),
+                    value: estimate.mean,
+                    lower: estimate.lower_95(),
+                    upper: estimate.upper_95(),
+                });
+            }
+        }
+    }
+    let title = match pairs.as_slice() {
+        [(variant, rule)] => format!(
+            "{} − {}: paired difference of cost-adjusted regret (mean, 95% interval)",
+            results.rules[*variant], results.rules[*rule]
+        ),
+        _ => "Each rule variant − its rule: paired difference of cost-adjusted regret (mean, \
+              95% interval)"
+            .to_string(),
+    };
+    interval_figure(&title, "regret difference", &rows, 0.0, true).map(Some)
 }

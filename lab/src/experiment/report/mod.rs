@@ -10,7 +10,7 @@ mod summary;
 mod tables;
 mod timing;
 
-pub use figures::{setting_figure, statistic_figure, STATISTIC_SAMPLES_SHOWN};
+pub use figures::{setting_figure, statistic_figure, variants_figure, STATISTIC_SAMPLES_SHOWN};
 pub use markdown::comparison_markdown;
 pub use raw::{
     has_statistic, moving_averages, raw_files, read_raw, RUNS_HEADER, STATISTIC_HEADER,
@@ -51,6 +51,9 @@ pub fn report_files(
                 statistic_figure(config, results, setting)?.into_bytes(),
             ));
         }
+    }
+    if let Some(figure) = variants_figure(config, results)? {
+        files.push(("variants.svg".to_string(), figure.into_bytes()));
     }
     files.push(("summary.txt".to_string(), table.clone().into_bytes()));
     files.push((
@@ -225,6 +228,8 @@ mod tests {
             names.contains(&"statistic_linear_lambda_0.1.svg"),
             "{names:?}"
         );
+        // No rule variant, no variants figure.
+        assert!(!names.contains(&"variants.svg"), "{names:?}");
         assert_eq!(merged, report_files(&config, &whole).unwrap());
     }
 

@@ -107,6 +107,7 @@ pub fn timing_files(results: &ExperimentResults, times: &[RuleTimes]) -> Result<
         "µs per check (log axis)",
         &forest,
         f64::NAN,
+        false,
     )?;
     Ok(vec![
         (
