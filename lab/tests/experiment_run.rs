@@ -448,3 +448,21 @@ fn unknown_cost_runs_and_its_keys_are_checked() {
     preset.validate().unwrap();
     assert!(preset.cost_model.is_unknown());
 }
+
+#[test]
+fn without_the_trace_no_statistic_is_kept_or_written() {
+    let config = ExperimentConfig {
+        trace_statistic: false,
+        ..tiny_config()
+    };
+    config.validate().unwrap();
+    let off = run(&config, 1);
+    let on = run(&tiny_config(), 1);
+    for (a, b) in off.runs.iter().zip(&on.runs) {
+        assert!(a.statistic.is_empty());
+        assert_eq!(b.statistic.len(), 14 - 4 + 1);
+        assert_eq!((&a.stop, &a.simple_regret), (&b.stop, &b.simple_regret));
+    }
+    let (_, files) = pbgi_lab::experiment::report::report_files(&config, &off).unwrap();
+    assert!(files.iter().all(|(name, _)| !name.starts_with("statistic")));
+}

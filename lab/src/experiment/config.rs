@@ -31,6 +31,11 @@ study_config! {
         pub rules: Option<BTreeMap<String, toml::Value>>,
         /// Known cost (default) or unknown cost with a GP on its logarithm.
         pub cost_model: CostModelConfig,
+        /// Trace the PBGI/LogEIPC statistic at every check to the cap (`statistic.csv` and
+        /// the statistic figures; default true). On the cube a check after every rule that
+        /// reads it has fired costs one more search of `max LogEIPC` (or `min PBGI`) per
+        /// step; `false` saves it and writes no statistic files.
+        pub trace_statistic: bool,
     }
 }
 
@@ -54,6 +59,7 @@ impl Default for ExperimentConfig {
             search: SearchConfig::default(),
             rules: None,
             cost_model: CostModelConfig::default(),
+            trace_statistic: true,
         }
     }
 }

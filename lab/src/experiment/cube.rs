@@ -76,7 +76,15 @@ pub fn run_one_on_cube(
     };
     let key = run_key(setting, sample, acquisition);
     let mut acquisition_rng = acquisition_stream(master, key);
-    let mut observers = RuleObservers::new(master, key, rules, config.traced_statistic()?.0);
+    let mut observers = RuleObservers::new(
+        master,
+        key,
+        rules,
+        config
+            .trace_statistic
+            .then(|| config.traced_statistic().map(|(form, _)| form))
+            .transpose()?,
+    );
     let mut on_step = |view: &StepView, _shared: &mut ChaCha8Rng| observers.observe(view);
     let record = run_bo_continuous(
         kernel,

@@ -41,7 +41,7 @@ pub struct RunResult {
     /// The PBGI/LogEIPC rule's raw statistic (before any moving average; the form of
     /// `[rules.pbgi_logeipc]`, LogEIPC by default: `max LogEIPC_t`) at every check
     /// `t = initial_points, …, cap` (entry `t − initial_points`), whether or not any rule has
-    /// fired: the stopping paper's Fig. 6.
+    /// fired: the stopping paper's Fig. 6. Empty with `trace_statistic = false`.
     pub statistic: Vec<f64>,
 }
 
@@ -89,8 +89,8 @@ pub(crate) struct RuleObservers {
     live: Vec<Box<dyn StoppingRule>>,
     rngs: Vec<ChaCha8Rng>,
     stop: Vec<Option<usize>>,
-    /// The form of the traced statistic and its values so far.
-    form: StopForm,
+    /// The form of the traced statistic (`None`: not traced) and its values so far.
+    form: Option<StopForm>,
     statistic: Vec<f64>,
     times: RuleTimes,
 }
@@ -101,7 +101,7 @@ impl RuleObservers {
         master: u64,
         run_key: [u64; 3],
         rules: &[(&'static str, RuleFactory)],
-        form: StopForm,
+        form: Option<StopForm>,
     ) -> Self {
         Self {
             form,
@@ -144,7 +144,9 @@ impl RuleObservers {
                 }
             }
         }
-        self.statistic.push(stop_statistic(view, self.form));
+        if let Some(form) = self.form {
+            self.statistic.push(stop_statistic(view, form));
+        }
         Control::Continue
     }
 
@@ -212,7 +214,10 @@ pub(crate) fn finish_run(
             spent
         })
         .collect();
-    let checks = config.max_evals + 1 - config.initial_points;
+    let checks = match config.trace_statistic {
+        true => config.max_evals + 1 - config.initial_points,
+        false => 0,
+    };
     if rules.statistic.len() != checks {
         return Err(format!(
             "run (cost {}, λ {}, sample {sample}, {}) traced {} statistics instead of {checks}",
