@@ -8,9 +8,9 @@ use crate::output_paths::check_output_dir;
 use crate::publish::Staging;
 use crate::validate::read_config;
 use crate::CliResult;
-use pbgi_lab::experiment::report::{report_files, shard_files};
+use pbgi_lab::experiment::report::{report_files, shard_files, timing_files};
 use pbgi_lab::experiment::study::run_count;
-use pbgi_lab::experiment::{run_experiment, ExperimentConfig};
+use pbgi_lab::experiment::{run_experiment_timed, ExperimentConfig};
 use pbgi_lab::study::config::{thread_pool, to_toml};
 use pbgi_lab::study::progress::Progress;
 use pbgi_lab::study::shard::Shard;
@@ -27,7 +27,9 @@ pub struct Args {
     /// A built-in configuration: `quick` (10 samples, 1001 points), `paper` (the stopping
     /// paper's 1-D setting: 50 samples on 10,001 points) or `paper-8d` (its 8-D setting on
     /// the continuous cube with multi-start L-BFGS: cap 500 iterations, moving averages over
-    /// full windows of 20, so no stop before check 20, PRB omitted).
+    /// full windows of 20, so no stop before check 20, PRB omitted); the ablations
+    /// `ablation-check-order` (the rule checked after and before the posterior update, App.
+    /// C.2) and `ablation-unknown-cost` (a GP on log cost, §3.2).
     #[arg(long, value_name = "NAME")]
     pub preset: Option<String>,
     /// Number of samples (objective draws, the paper's seeds) per setting; overrides the
@@ -46,6 +48,11 @@ pub struct Args {
     /// Run only the K-th of N slices of the samples (merge the slices with `pbgi merge`).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
+    /// Also measure each stopping rule's wall time per check and write it to DIR
+    /// (`rule_timings.csv`, `.md`, `.svg`), apart from `--out`: a measurement, never part of
+    /// the reproducible outputs (use `--threads 1` for clean times).
+    #[arg(long, value_name = "DIR")]
+    pub timings: Option<PathBuf>,
     /// Print the effective configuration as TOML and exit.
     #[arg(long)]
     pub print_config: bool,
@@ -72,16 +79,33 @@ pub fn run(args: Args) -> CliResult {
     let pool = thread_pool(args.threads)?;
     let inputs: Vec<&Path> = args.config.iter().map(PathBuf::as_path).collect();
     check_output_dir("--out", &args.out, &inputs)?;
+    let timing_staging = match &args.timings {
+        Some(dir) => {
+            if dir.starts_with(&args.out) || args.out.starts_with(dir) {
+                return Err(String::from(
+                    "--timings: must be a directory apart from --out (neither inside the other)",
+                )
+                .into());
+            }
+            check_output_dir("--timings", dir, &inputs)?;
+            Some(Staging::prepare(dir)?)
+        }
+        None => None,
+    };
     let staging = Staging::prepare(&args.out)?;
     let shard = args.shard.unwrap_or(Shard::WHOLE);
     let total = run_count(&config, shard);
     let started = Instant::now();
     let progress = Progress::new(total, "runs", true);
-    let results = run_experiment(&config, shard, &pool, &progress);
+    let results = run_experiment_timed(&config, shard, &pool, &progress);
     progress.finish();
-    let results = results?;
+    let (results, times) = results?;
     let elapsed = started.elapsed().as_secs_f64();
     eprintln!("{total} runs in {elapsed:.1} s");
+    if let (Some(staging), Some(dir)) = (timing_staging, &args.timings) {
+        staging.publish(&timing_files(&results, &times)?)?;
+        eprintln!("rule timings (a measurement) in {}", dir.display());
+    }
     if args.shard.is_some() {
         staging.publish(&shard_files(&config, &results, shard)?)?;
         print(&format!(

@@ -15,8 +15,13 @@ use std::path::{Path, PathBuf};
 /// Whether `name`, in an output directory, is a file some `pbgi validate`, `experiment` or
 /// `merge` run writes (or a hidden leftover of an atomic write).
 pub fn written_by_pbgi(name: &str) -> bool {
-    const NAMES: [&str; 11] = [
+    const NAMES: [&str; 16] = [
         "runs.csv",
+        "variants.svg",
+        "statistic.csv",
+        "rule_timings.csv",
+        "rule_timings.md",
+        "rule_timings.svg",
         "summary.txt",
         "trajectories.csv",
         "summary.csv",
@@ -30,6 +35,7 @@ pub fn written_by_pbgi(name: &str) -> bool {
     ];
     NAMES.contains(&name)
         || (name.starts_with("regret_") && name.ends_with(".svg"))
+        || (name.starts_with("statistic_") && name.ends_with(".svg"))
         || (name.starts_with('.') && name.contains(".tmp-"))
 }
 

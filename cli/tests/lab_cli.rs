@@ -101,6 +101,8 @@ fn experiment_writes_tables_csv_and_plots() {
         "config.toml",
         "regret_linear_lambda_0.1.svg",
         "regret_periodic@argmin_lambda_0.001.svg",
+        "statistic.csv",
+        "statistic_linear_lambda_0.1.svg",
     ] {
         let bytes = std::fs::read(out.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert!(!bytes.is_empty(), "{file} is empty");
@@ -110,17 +112,51 @@ fn experiment_writes_tables_csv_and_plots() {
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     // 4 settings × 3 acquisitions × (5 selected rules + 2 oracles) rows + header.
     assert_eq!(summary.lines().count(), 1 + 4 * 3 * (5 + 2));
-    // No timing in any result file: a second run with one thread writes the same bytes.
+    // No timing in any result file: a second run with one thread, measuring the rules' times
+    // into a directory of their own, writes the same bytes.
     let again = dir.join("again");
+    let timings = dir.join("timings");
     let o = run(pbgi()
         .arg("experiment")
         .arg("--config")
         .arg(&config)
         .arg("--out")
         .arg(&again)
+        .arg("--timings")
+        .arg(&timings)
         .args(["--threads", "1"]));
     assert!(o.status.success(), "{}", stderr(&o));
     assert_same_files(&out, &again);
+    // Again into the same directories: both are replaced whole.
+    let o = run(pbgi()
+        .arg("experiment")
+        .arg("--config")
+        .arg(&config)
+        .arg("--out")
+        .arg(&again)
+        .arg("--timings")
+        .arg(&timings)
+        .args(["--threads", "1"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_same_files(&out, &again);
+    for file in ["rule_timings.csv", "rule_timings.md", "rule_timings.svg"] {
+        let bytes = std::fs::read(timings.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(!bytes.is_empty(), "{file} is empty");
+    }
+    let table = std::fs::read_to_string(timings.join("rule_timings.csv")).unwrap();
+    // 4 settings × 3 acquisitions × 5 rules + header.
+    assert_eq!(table.lines().count(), 1 + 4 * 3 * 5);
+    // The timings may not go inside the output directory (it is replaced whole).
+    let o = run(pbgi()
+        .arg("experiment")
+        .arg("--config")
+        .arg(&config)
+        .arg("--out")
+        .arg(&again)
+        .arg("--timings")
+        .arg(again.join("t")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--timings"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -54,6 +54,7 @@ const KEYS: &[&str] = &[
     "alpha",
     "beta",
     "search",
+    "cost_model",
 ];
 
 fn names_a_place(error: &str) -> bool {
@@ -125,6 +126,18 @@ fn mutated_valid_files_never_panic() {
         to_toml(&Config::default()).unwrap(),
         to_toml(&ExperimentConfig::default().effective().unwrap()).unwrap(),
         to_toml(&ExperimentConfig::paper_8d().effective().unwrap()).unwrap(),
+        to_toml(
+            &ExperimentConfig::ablation_unknown_cost()
+                .effective()
+                .unwrap(),
+        )
+        .unwrap(),
+        to_toml(
+            &ExperimentConfig::ablation_check_order()
+                .effective()
+                .unwrap(),
+        )
+        .unwrap(),
     ];
     let strategy = (
         0..sources.len(),

@@ -640,3 +640,63 @@ fn pbgi_logeipc_with_a_window_of_w_cannot_stop_before_check_w() {
         );
     }
 }
+
+#[test]
+fn pbgi_logeipc_checked_before_the_update_reads_the_previous_statistic() {
+    use pbgi_lab::rules::pbgi_logeipc::{PbgiLogEipcParams, PbgiStoppingRule, StopForm};
+    // Point 0 evaluated (y* = 0); point 1 unevaluated with σ = 0 and cost 1, so its PBGI is
+    // μ + 1 and the PBGI-form statistic is y* − (μ + 1) = −1 − μ: μ = −2 gives +1 (go on),
+    // μ = 0 gives −1 (stop). Checked after the update, the rule stops at the first −1;
+    // checked before it, the check at step t reads step t − 1's statistic, so it stops one
+    // step later, and never at the first step (no earlier statistic).
+    let stops = |means: &[f64], check: &str| {
+        let params = PbgiLogEipcParams {
+            form: StopForm::Pbgi,
+            check: check.into(),
+            ..Default::default()
+        };
+        let mut rule = PbgiStoppingRule::from_params(&params, &CONTEXT);
+        let sampler = idle_sampler(2);
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let decisions: Vec<bool> = means
+            .iter()
+            .map(|&mu| {
+                let step = Step::new(&[0.0], vec![0.0, mu], vec![0.0, 0.0]);
+                rule.observe(&step.view(&sampler), &mut rng)
+            })
+            .collect();
+        (
+            decisions.iter().position(|&s| s).map(|i| i + 1),
+            rule.name(),
+        )
+    };
+    let late = [-2.0, -2.0, 0.0, -2.0, -2.0];
+    assert_eq!(stops(&late, "after"), (Some(3), "PBGI/LogEIPC".to_string()));
+    assert_eq!(
+        stops(&late, "before"),
+        (Some(4), "PBGI/LogEIPC(check=before)".to_string())
+    );
+    let at_once = [0.0, -2.0, -2.0];
+    assert_eq!(stops(&at_once, "after").0, Some(1));
+    assert_eq!(stops(&at_once, "before").0, Some(2));
+    // A signal at the last step only: checked before, it is never read.
+    assert_eq!(stops(&[-2.0, -2.0, 0.0], "before").0, None);
+}
+
+#[test]
+fn pbgi_logeipc_check_must_be_after_or_before() {
+    let table = |text: &str| text.parse::<toml::Table>().map(toml::Value::Table).unwrap();
+    let err =
+        (find_rule("pbgi_logeipc").unwrap().build)(Some(&table("check = \"later\"")), &CONTEXT)
+            .err()
+            .unwrap();
+    assert!(
+        err.contains("pbgi_logeipc.check") && err.contains("later"),
+        "{err}"
+    );
+    assert!((find_rule("pbgi_logeipc").unwrap().build)(
+        Some(&table("check = \"before\"")),
+        &CONTEXT
+    )
+    .is_ok());
+}

@@ -238,6 +238,85 @@ fn every_preset_sets_the_authors_stabilisation_period() {
     assert_eq!(stabilisation("quick"), (all, 0, 1));
     assert_eq!(stabilisation("paper"), (all, 0, 1));
     assert_eq!(stabilisation("paper-8d"), (all - 1, 19, 20));
+    assert_eq!(stabilisation("ablation-check-order"), (2, 0, 1));
+    assert_eq!(stabilisation("ablation-unknown-cost"), (all, 0, 1));
+}
+
+#[test]
+fn the_check_order_ablation_runs_both_orders_on_the_same_trajectories() {
+    // A variant `pbgi_logeipc@before` runs beside the rule on the same trajectory; checked
+    // before the update, it reads the previous step's statistic, so it never stops earlier
+    // than the rule checked after it, and stops exactly one evaluation later whenever the
+    // rule checked after it stopped after its first check (no signal is repeated or skipped
+    // by the rule itself: without a window or debounce, both stop at the first signal they
+    // read, and `statistic` holds every step's raw signal).
+    let mut config = ExperimentConfig::preset("ablation-check-order").unwrap();
+    config.samples = 2;
+    config.domain.points = 41;
+    config.max_evals = 14;
+    config.lambdas = vec![0.01];
+    config.validate().unwrap();
+    let results = run(&config, 1);
+    assert_eq!(
+        results.rules,
+        ["PBGI/LogEIPC", "PBGI/LogEIPC(check=before)"]
+    );
+    for r in &results.runs {
+        let signals: Vec<usize> = r
+            .statistic
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| **s <= 0.0)
+            .map(|(i, _)| config.initial_points + i)
+            .collect();
+        let after = signals.first().copied();
+        let before = signals
+            .iter()
+            .copied()
+            .find(|&t| t < config.max_evals)
+            .map(|t| t + 1);
+        assert_eq!(r.fired[0], after.is_some(), "{r:?}");
+        assert_eq!(r.stop[0], after.unwrap_or(config.max_evals), "{r:?}");
+        assert_eq!(r.stop[1], before.unwrap_or(config.max_evals), "{r:?}");
+        assert!(r.stop[1] >= r.stop[0]);
+    }
+    // Its figure: the paired difference, variant − rule, per setting and acquisition.
+    let (_, files) = pbgi_lab::experiment::report::report_files(&config, &results).unwrap();
+    let (_, svg) = files.iter().find(|(n, _)| n == "variants.svg").unwrap();
+    let svg = String::from_utf8_lossy(svg);
+    assert!(
+        svg.contains("PBGI/LogEIPC(check=before)") && svg.contains("TS"),
+        "no labels"
+    );
+}
+
+#[test]
+fn rule_variants_are_checked_and_named() {
+    let with = |key: &str, params: &str| {
+        let mut config = tiny_config();
+        let table = params.parse::<toml::Table>().unwrap();
+        config
+            .rules
+            .as_mut()
+            .unwrap()
+            .insert(key.into(), toml::Value::Table(table));
+        config.validate()
+    };
+    assert!(with("pbgi_logeipc@before", "check = \"before\"").is_ok());
+    let err = with("pbgi_logeipc@same", "").unwrap_err();
+    assert!(
+        err.contains("rules.pbgi_logeipc@same") && err.contains("rules.pbgi_logeipc"),
+        "{err}"
+    );
+    let err = with("pbgi_logeipc@late", "check = \"later\"").unwrap_err();
+    assert!(err.contains("rules.pbgi_logeipc@late.check"), "{err}");
+    let err = with("pbgi_logeipc@Bad!", "").unwrap_err();
+    assert!(err.contains("rules.pbgi_logeipc@Bad!"), "{err}");
+    let err = with("nope@x", "").unwrap_err();
+    assert!(err.contains("nope"), "{err}");
+    // A PRB variant is bounded like PRB.
+    let err = with("prb@big", "max_paths = 100000000").unwrap_err();
+    assert!(err.contains("max_paths"), "{err}");
 }
 
 #[test]
@@ -254,4 +333,136 @@ fn cube_presets_and_prb_on_the_cube() {
         .insert("prb".into(), toml::Value::Table(toml::Table::new()));
     let err = with_prb.validate().unwrap_err();
     assert!(err.contains("rules.prb"), "{err}");
+}
+
+#[test]
+fn an_unknown_uniform_cost_is_seen_as_its_lognormal_mean() {
+    // Uniform cost λ·1 with λ = 0.5 on the 11-point grid (spacing 0.1 = the length scale),
+    // one evaluation at x = 0, cap 1: one check. The log-cost GP (Matérn-5/2, ℓ = 0.1,
+    // variance 1, mean 0 on ln c) has observed ln c = 0 at x = 0, so at x = i/10 its mean is
+    // 0 and its variance 1 − k(i)², k(i) = (1 + √5·i + 5i²/3)·e^{−√5·i} (hand-computed,
+    // jitter 1e-8 aside), and the rules see E[λc] = λ·exp(s²/2).
+    use pbgi_lab::acquisitions::AcquisitionName;
+    use pbgi_lab::bo::{run_bo_unknown_cost, Control, LogCostModel, LogEipcForm, Task};
+    let text = r#"
+        samples = 1
+        initial_points = 1
+        max_evals = 1
+        costs = ["uniform"]
+        lambdas = [0.5]
+        [domain]
+        points = 11
+        [cost_model]
+        kind = "lognormal"
+    "#;
+    let config: ExperimentConfig = toml::from_str(text).unwrap();
+    config.validate().unwrap();
+    let problem = config.problem().unwrap();
+    let log_cost = config.log_cost_problem().unwrap();
+    let objective: Vec<f64> = (0..11).map(|i| (i as f64 * 0.7).sin()).collect();
+    let cost = vec![0.5; 11];
+    let task = Task {
+        objective: &objective,
+        cost: &cost,
+        initial: &[0],
+        max_evals: 1,
+    };
+    let model = LogCostModel {
+        problem: &log_cost,
+        log_lambda: 0.5f64.ln(),
+        logeipc: LogEipcForm::Exp,
+    };
+    let mut seen = Vec::new();
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
+    let record = run_bo_unknown_cost(
+        &problem,
+        &task,
+        &model,
+        AcquisitionName::Pbgi,
+        &mut rng,
+        &mut |view, _| {
+            seen = view.cost.to_vec();
+            Control::Continue
+        },
+    )
+    .unwrap();
+    assert_eq!(record.cost, [0.5]);
+    for (i, &c) in seen.iter().enumerate() {
+        let r = 5f64.sqrt() * i as f64;
+        let k = (1.0 + r + r * r / 3.0) * (-r).exp();
+        let want = 0.5 * (0.5 * (1.0 - k * k)).exp();
+        assert!((c - want).abs() < 1e-7, "point {i}: {c} vs {want}");
+    }
+}
+
+#[test]
+fn unknown_cost_runs_and_its_keys_are_checked() {
+    let mut config = tiny_config();
+    config.cost_model.kind = pbgi_lab::experiment::cost_model::CostModelKind::Lognormal;
+    config.validate().unwrap();
+    let exp = run(&config, 1);
+    assert_eq!(exp, run(&config, 2));
+    let known = run(&tiny_config(), 1);
+    // LCB and TS ignore the cost: their trajectories are those of the known cost; PBGI's and
+    // LogEIPC's differ.
+    for (a, b) in exp.runs.iter().zip(&known.runs) {
+        assert_eq!(a.cumulative_cost.len(), 14);
+        assert!(a.simple_regret.iter().all(|&s| s >= 0.0));
+        let acquisition = config.acquisitions[a.acquisition].key();
+        if acquisition == "lcb" || acquisition == "ts" {
+            assert_eq!(a.simple_regret, b.simple_regret, "{acquisition}");
+        }
+    }
+    config.cost_model.logeipc = "inv".into();
+    let inv = run(&config, 1);
+    assert_ne!(inv.runs, exp.runs);
+    config.cost_model.logeipc = "half".into();
+    let err = config.validate().unwrap_err();
+    assert!(err.contains("cost_model.logeipc"), "{err}");
+    let mut cube = tiny_cube_config();
+    cube.cost_model.kind = pbgi_lab::experiment::cost_model::CostModelKind::Lognormal;
+    let err = cube.validate().unwrap_err();
+    assert!(err.contains("cost_model.kind"), "{err}");
+    // Two posteriors per run: the memory bound of one holds for both.
+    let mut big = tiny_config();
+    big.cost_model.kind = pbgi_lab::experiment::cost_model::CostModelKind::Lognormal;
+    big.rules = Some(Default::default());
+    big.rules.as_mut().unwrap().insert(
+        "pbgi_logeipc".into(),
+        toml::Value::Table(toml::Table::new()),
+    );
+    big.domain.points = 1 << 20;
+    big.max_evals = 100;
+    assert!(ExperimentConfig {
+        cost_model: Default::default(),
+        ..big.clone()
+    }
+    .validate()
+    .is_ok());
+    let err = big.validate().unwrap_err();
+    assert!(
+        err.contains("cost_model.kind") && err.contains("2 posteriors"),
+        "{err}"
+    );
+    let preset = ExperimentConfig::preset("ablation-unknown-cost").unwrap();
+    preset.validate().unwrap();
+    assert!(preset.cost_model.is_unknown());
+}
+
+#[test]
+fn without_the_trace_no_statistic_is_kept_or_written() {
+    let config = ExperimentConfig {
+        trace_statistic: false,
+        ..tiny_config()
+    };
+    config.validate().unwrap();
+    let off = run(&config, 1);
+    let on = run(&tiny_config(), 1);
+    for (a, b) in off.runs.iter().zip(&on.runs) {
+        assert!(a.statistic.is_empty());
+        assert_eq!(b.statistic.len(), 14 - 4 + 1);
+        assert_eq!((&a.stop, &a.simple_regret), (&b.stop, &b.simple_regret));
+    }
+    let (_, files) = pbgi_lab::experiment::report::report_files(&config, &off).unwrap();
+    assert!(files.iter().all(|(name, _)| !name.starts_with("statistic")));
 }

@@ -9,8 +9,10 @@ pub mod initial_design;
 pub mod interface;
 pub mod pbgi_scan;
 pub mod run;
+pub mod unknown_cost;
 
 pub use cost::{scaled_costs, CostFunction, PeriodicAnchor};
 pub use initial_design::initial_design;
 pub use interface::*;
 pub use run::{run_bo, Control, EndReason, RunRecord, Task};
+pub use unknown_cost::{run_bo_unknown_cost, LogCostModel, LogEipcForm};

@@ -160,7 +160,7 @@ pub fn run_bo(
     Ok(record)
 }
 
-fn check_task(problem: &Problem, task: &Task) -> Result<(), String> {
+pub(crate) fn check_task(problem: &Problem, task: &Task) -> Result<(), String> {
     let n = problem.n_points();
     if task.objective.len() != n {
         return Err(format!(

@@ -3,10 +3,12 @@
 //! or JSON with unknown keys rejected. Names are shared with `pbgi validate` (`seed`,
 //! `samples`, `max_evals`, `costs`, `lambdas`, `acquisitions`, `[prior]`, `[domain]`,
 //! `[periodic]`).
+use super::cost_model::{CostModelConfig, CostModelKind};
 use crate::acquisitions::AcquisitionName;
 use crate::continuous::SearchConfig;
 use crate::gp::{Kernel, Problem};
-use crate::rules::{find_rule, RuleContext, RuleFactory, RULES};
+use crate::rules::pbgi_logeipc::{PbgiLogEipcParams, StopForm};
+use crate::rules::{find_rule, parse_params, RuleContext, RuleFactory, RuleSpec, RULES};
 use crate::study::config::{
     build_problem, check_distinct, check_lambdas, study_config, CostName, DomainConfig, DomainKind,
     PeriodicConfig, PriorConfig,
@@ -27,6 +29,13 @@ study_config! {
         /// Stopping rules by registry key with optional parameter overrides; absent = every
         /// registered rule with its paper defaults.
         pub rules: Option<BTreeMap<String, toml::Value>>,
+        /// Known cost (default) or unknown cost with a GP on its logarithm.
+        pub cost_model: CostModelConfig,
+        /// Trace the PBGI/LogEIPC statistic at every check to the cap (`statistic.csv` and
+        /// the statistic figures; default true). On the cube a check after every rule that
+        /// reads it has fired costs one more search of `max LogEIPC` (or `min PBGI`) per
+        /// step; `false` saves it and writes no statistic files.
+        pub trace_statistic: bool,
     }
 }
 
@@ -49,12 +58,20 @@ impl Default for ExperimentConfig {
             periodic: PeriodicConfig::default(),
             search: SearchConfig::default(),
             rules: None,
+            cost_model: CostModelConfig::default(),
+            trace_statistic: true,
         }
     }
 }
 
 /// Named starting points for `--preset`.
-pub const PRESETS: &[&str] = &["quick", "paper", "paper-8d"];
+pub const PRESETS: &[&str] = &[
+    "quick",
+    "paper",
+    "paper-8d",
+    "ablation-check-order",
+    "ablation-unknown-cost",
+];
 
 impl ExperimentConfig {
     /// The `quick` preset: the default configuration with the rules of the paper's 1-D runs
@@ -103,12 +120,55 @@ impl ExperimentConfig {
         }
     }
 
+    /// App. C.2's ablation (Fig. 11): the PBGI/LogEIPC rule checked after the posterior update
+    /// (`pbgi_logeipc`, the paper's rule and Theorem 1's) and before it
+    /// (`pbgi_logeipc@before`, `check = "before"`: the order of the authors' code) side by
+    /// side on the same trajectories, in the paper's 1-D setting ([`Self::paper`]: 50
+    /// samples, 10,001 points, no stabilisation, no moving average).
+    pub fn ablation_check_order() -> Self {
+        let mut rules = BTreeMap::new();
+        rules.insert(
+            "pbgi_logeipc".to_string(),
+            table(&[("stabilisation", PAPER_1D_STABILISATION)]),
+        );
+        let mut before = table(&[("stabilisation", PAPER_1D_STABILISATION)]);
+        if let toml::Value::Table(t) = &mut before {
+            t.insert("check".into(), toml::Value::String("before".into()));
+        }
+        rules.insert("pbgi_logeipc@before".to_string(), before);
+        Self {
+            rules: Some(rules),
+            ..Self::paper()
+        }
+    }
+
+    /// An unknown-cost run (§3.2, App. C): the paper's 1-D setting ([`Self::paper`]) with the
+    /// cost observed at each evaluation and modelled by a GP on `ln c`
+    /// (`[cost_model] kind = "lognormal"`, the objective prior's Matérn-5/2 with length scale
+    /// 0.1 and variance 1); PBGI with `E[c]` and LogEIPC-exp as acquisitions (set
+    /// `cost_model.logeipc = "inv"` for LogEIPC-inv); the linear and periodic costs (uniform
+    /// is learnt at the first evaluation); every rule with the paper's 1-D parameters, the
+    /// PBGI/LogEIPC rule with `E[c]`.
+    pub fn ablation_unknown_cost() -> Self {
+        Self {
+            costs: vec![CostName::Linear, CostName::PeriodicAtArgmin],
+            acquisitions: vec![AcquisitionName::Pbgi, AcquisitionName::LogEipc],
+            cost_model: CostModelConfig {
+                kind: CostModelKind::Lognormal,
+                ..CostModelConfig::default()
+            },
+            ..Self::paper()
+        }
+    }
+
     /// The configuration a preset names (`quick`: the default).
     pub fn preset(name: &str) -> Result<Self, String> {
         match name {
             "quick" => Ok(Self::quick()),
             "paper" => Ok(Self::paper()),
             "paper-8d" => Ok(Self::paper_8d()),
+            "ablation-check-order" => Ok(Self::ablation_check_order()),
+            "ablation-unknown-cost" => Ok(Self::ablation_unknown_cost()),
             other => Err(format!(
                 "--preset: unknown preset `{other}`; known: {}",
                 PRESETS.join(", ")
@@ -135,7 +195,11 @@ impl ExperimentConfig {
                 ));
             }
             self.search.validate()?;
-            if self.selected()?.iter().any(|(key, _)| *key == "prb") {
+            if self
+                .selected()?
+                .iter()
+                .any(|(_, spec, _)| spec.key == "prb")
+            {
                 return Err(
                     "rules.prb: PRB needs joint posterior paths over a finite domain; \
                      leave it out on the cube (the paper omits it in 8-D)"
@@ -157,6 +221,7 @@ impl ExperimentConfig {
                 ));
             }
         }
+        self.cost_model.validate(self.is_continuous())?;
         check_distinct("costs", &self.costs, CostName::key)?;
         check_lambdas(&self.lambdas)?;
         check_distinct("acquisitions", &self.acquisitions, AcquisitionName::key)?;
@@ -189,11 +254,37 @@ impl ExperimentConfig {
                 self.domain.dim,
                 self.max_evals,
             )?;
-            let prb = self
-                .rules
-                .as_ref()
-                .map_or(Some(None), |r| r.get("prb").map(Some));
-            if let Some(params) = prb {
+            if self.cost_model.is_unknown() {
+                // A second prior and posterior (of ln c) on the same domain: their memory
+                // stays within the bounds a single one has.
+                use crate::study::bounds::MAX_RANDOM_POINTS;
+                memory_at_most(
+                    &format!(
+                        "cost_model.kind = \"lognormal\": 2 posteriors × domain.points × \
+                         max_evals = 2 × {} × {} covariances per run",
+                        self.domain.points, self.max_evals
+                    ),
+                    2.0 * self.domain.points as f64 * self.max_evals as f64 * 8.0,
+                    MAX_RUN_BYTES,
+                )?;
+                let max_random = (MAX_RANDOM_POINTS as f64 / std::f64::consts::SQRT_2) as usize;
+                if self.domain.kind == DomainKind::Random && self.domain.points > max_random {
+                    return Err(format!(
+                        "cost_model.kind = \"lognormal\": domain.points = {} is above {max_random} \
+                         on random points (two priors, each a Cholesky factor of points² numbers)",
+                        self.domain.points
+                    ));
+                }
+            }
+            let prb: Vec<Option<&toml::Value>> = match &self.rules {
+                None => vec![None],
+                Some(rules) => rules
+                    .iter()
+                    .filter(|(key, _)| base_key(key) == "prb")
+                    .map(|(_, p)| Some(p))
+                    .collect(),
+            };
+            for params in prb {
                 let max_paths = params
                     .and_then(|p| p.get("max_paths"))
                     .and_then(toml::Value::as_integer)
@@ -231,6 +322,18 @@ impl ExperimentConfig {
         self.domain.kind == DomainKind::Cube
     }
 
+    /// The prior of `ln c` of an unknown cost on a finite domain (`[cost_model]`; the objective
+    /// prior's kernel family and jitter, mean 0).
+    pub fn log_cost_problem(&self) -> Result<Problem, String> {
+        let prior = PriorConfig {
+            length_scale: self.cost_model.length_scale,
+            outputscale: self.cost_model.outputscale,
+            mean: 0.0,
+            ..self.prior.clone()
+        };
+        build_problem(&prior, &self.domain, false).map_err(|e| format!("cost_model: {e}"))
+    }
+
     /// The prior shared by all runs on a finite domain.
     pub fn problem(&self) -> Result<Problem, String> {
         build_problem(&self.prior, &self.domain, false)
@@ -262,56 +365,130 @@ impl ExperimentConfig {
         }
     }
 
-    /// The selected rules' keys with their parameter tables, in registry order.
-    fn selected(&self) -> Result<Vec<(&'static str, Option<&toml::Value>)>, String> {
+    /// The selected rules' table keys (a registered key, or a variant `key@label`) with their
+    /// registry entries and parameter tables, in registry order (a rule's variants after it,
+    /// in key order).
+    fn selected(&self) -> Result<Vec<SelectedRule<'_>>, String> {
         match &self.rules {
-            None => Ok(RULES.iter().map(|spec| (spec.key, None)).collect()),
+            None => Ok(RULES
+                .iter()
+                .map(|spec| (spec.key.to_string(), spec, None))
+                .collect()),
             Some(selected) => {
                 for key in selected.keys() {
-                    find_rule(key).map_err(|e| format!("rules: {e}"))?;
+                    rule_spec_of(key)?;
                 }
                 if selected.is_empty() {
                     return Err("rules: the table is empty (leave it out for every rule)".into());
                 }
                 Ok(RULES
                     .iter()
-                    .filter_map(|spec| selected.get(spec.key).map(|p| (spec.key, Some(p))))
+                    .flat_map(|spec| {
+                        selected
+                            .iter()
+                            .filter(move |(key, _)| base_key(key) == spec.key)
+                            .map(move |(key, p)| (key.clone(), spec, Some(p)))
+                    })
                     .collect())
             }
         }
     }
 
-    /// `(key, factory)` for each selected rule, in registry order.
+    /// `(variant, rule)` positions, in the order of [`Self::rule_factories`], of each selected
+    /// variant `key@label` whose rule `key` is selected too.
+    pub fn rule_variants(&self) -> Result<Vec<(usize, usize)>, String> {
+        let selected = self.selected()?;
+        Ok(selected
+            .iter()
+            .enumerate()
+            .filter(|(_, (table, _, _))| table.contains('@'))
+            .filter_map(|(v, (table, _, _))| {
+                let base = base_key(table);
+                selected
+                    .iter()
+                    .position(|(other, _, _)| other == base)
+                    .map(|b| (v, b))
+            })
+            .collect())
+    }
+
+    /// `(key, factory)` for each selected rule, in registry order; `key` is the registered
+    /// key (a variant `key@label` shares its rule's key and so its random stream: the
+    /// variants of a rule see common random numbers). Errors name the table; two tables that
+    /// make the same rule (same table name in the reports) are an error.
     pub fn rule_factories(&self) -> Result<Vec<(&'static str, RuleFactory)>, String> {
         let context = self.rule_context();
+        let mut names: Vec<(String, String)> = Vec::new();
         self.selected()?
             .into_iter()
-            .map(|(key, params)| {
-                let spec = find_rule(key)?;
-                let factory = (spec.build)(params, &context).map_err(|e| {
-                    if e.starts_with(key) {
-                        format!("rules.{e}")
-                    } else {
-                        format!("rules.{key}: {e}")
-                    }
-                })?;
+            .map(|(table, spec, params)| {
+                let key = spec.key;
+                let factory =
+                    (spec.build)(params, &context).map_err(|e| match e.strip_prefix(key) {
+                        Some(rest) => format!("rules.{table}{rest}"),
+                        None => format!("rules.{table}: {e}"),
+                    })?;
+                let name = factory().name();
+                if let Some((other, _)) = names.iter().find(|(_, n)| *n == name) {
+                    return Err(format!(
+                        "rules.{table}: makes the same rule as rules.{other} (`{name}`); give \
+                         the variant different parameters"
+                    ));
+                }
+                names.push((table, name));
                 Ok((key, factory))
             })
             .collect()
     }
 
+    /// The form and moving-average window of the PBGI/LogEIPC statistic that every run traces
+    /// (`statistic.csv`): those of `[rules.pbgi_logeipc]` when the rule is selected, otherwise
+    /// the LogEIPC form (`max LogEIPC_t`) with no window.
+    pub fn traced_statistic(&self) -> Result<(StopForm, usize), String> {
+        let params = self.rules.as_ref().and_then(|r| r.get("pbgi_logeipc"));
+        let params: PbgiLogEipcParams =
+            parse_params(params).map_err(|e| format!("rules.pbgi_logeipc: {e}"))?;
+        Ok((params.form, params.moving_average))
+    }
+
     /// The configuration with every rule's parameters filled in (what `config.toml` records).
     pub fn effective(&self) -> Result<ExperimentConfig, String> {
         let mut rules = BTreeMap::new();
-        for (key, params) in self.selected()? {
-            let spec = find_rule(key)?;
-            rules.insert(key.to_string(), (spec.effective)(params)?);
+        for (table, spec, params) in self.selected()? {
+            rules.insert(table, (spec.effective)(params)?);
         }
         Ok(ExperimentConfig {
             rules: Some(rules),
             ..self.clone()
         })
     }
+}
+
+/// A selected rule: its table key, its registry entry and its parameter table.
+type SelectedRule<'a> = (String, &'static RuleSpec, Option<&'a toml::Value>);
+
+/// The registered key of a rule table's key: `key` itself, or `key` of a variant `key@label`
+/// (one rule run twice with different parameters, e.g. `[rules."pbgi_logeipc@before"]`).
+pub fn base_key(table: &str) -> &str {
+    table.split_once('@').map_or(table, |(key, _)| key)
+}
+
+/// The registry entry of a rule table's key; a variant's label must be 1–32 characters of
+/// `a-z`, `0-9`, `_`, `-`.
+fn rule_spec_of(table: &str) -> Result<&'static RuleSpec, String> {
+    if let Some((_, label)) = table.split_once('@') {
+        let ok = (1..=32).contains(&label.len())
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-');
+        if !ok {
+            return Err(format!(
+                "rules.{table}: a variant's label (after `@`) must be 1–32 characters of a-z, \
+                 0-9, `_`, `-`"
+            ));
+        }
+    }
+    find_rule(base_key(table)).map_err(|e| format!("rules: {e}"))
 }
 
 /// The stopping paper's authors' code, read for the choices below (`QianJaneXie/

@@ -6,7 +6,7 @@
 use super::config::ExperimentConfig;
 use super::run::{
     acquisition_stream, design_stream, finish_run, objective_stream, run_key, RuleObservers,
-    RunResult, Setting,
+    RuleTimes, RunResult, Setting,
 };
 use crate::acquisitions::AcquisitionName;
 use crate::bo::initial_design::scrambled_sobol;
@@ -36,7 +36,7 @@ pub fn run_one_on_cube(
     acquisition: AcquisitionName,
     rules: &[(&'static str, RuleFactory)],
     indices: (usize, usize),
-) -> Result<RunResult, String> {
+) -> Result<(RunResult, RuleTimes), String> {
     let master = config.seed;
     let search = &config.search;
     let d = config.domain.dim;
@@ -76,7 +76,15 @@ pub fn run_one_on_cube(
     };
     let key = run_key(setting, sample, acquisition);
     let mut acquisition_rng = acquisition_stream(master, key);
-    let mut observers = RuleObservers::new(master, key, rules);
+    let mut observers = RuleObservers::new(
+        master,
+        key,
+        rules,
+        config
+            .trace_statistic
+            .then(|| config.traced_statistic().map(|(form, _)| form))
+            .transpose()?,
+    );
     let mut on_step = |view: &StepView, _shared: &mut ChaCha8Rng| observers.observe(view);
     let record = run_bo_continuous(
         kernel,

@@ -4,10 +4,12 @@
 use super::config::ExperimentConfig;
 use super::run::{
     acquisition_stream, design_stream, finish_run, objective_stream, run_key, RuleObservers,
-    RunResult, Setting,
+    RuleTimes, RunResult, Setting,
 };
 use crate::acquisitions::AcquisitionName;
-use crate::bo::{initial_design, run_bo, scaled_costs, StepView, Task};
+use crate::bo::{
+    initial_design, run_bo, run_bo_unknown_cost, scaled_costs, LogCostModel, StepView, Task,
+};
 use crate::gp::Problem;
 use crate::rules::RuleFactory;
 use rand::Rng;
@@ -15,16 +17,19 @@ use rand_chacha::ChaCha8Rng;
 
 /// One run on a finite domain: BO with `acquisition` to the cap on sample `sample` of
 /// `setting`, all rules observing. `indices` are the setting's and acquisition's positions,
-/// recorded in the result.
+/// recorded in the result. With `log_cost` (the prior of `ln c`, `[cost_model] kind =
+/// "lognormal"`) the cost is unknown and learnt as the run goes (`bo::unknown_cost`).
+#[allow(clippy::too_many_arguments)]
 pub fn run_one(
     config: &ExperimentConfig,
     problem: &Problem,
+    log_cost: Option<&Problem>,
     setting: &Setting,
     sample: usize,
     acquisition: AcquisitionName,
     rules: &[(&'static str, RuleFactory)],
     indices: (usize, usize),
-) -> Result<RunResult, String> {
+) -> Result<(RunResult, RuleTimes), String> {
     let master = config.seed;
     let domain = problem.domain();
     let mut objective_rng = objective_stream(master, sample);
@@ -52,16 +57,43 @@ pub fn run_one(
     };
     let key = run_key(setting, sample, acquisition);
     let mut acquisition_rng = acquisition_stream(master, key);
-    let mut observers = RuleObservers::new(master, key, rules);
+    let mut observers = RuleObservers::new(
+        master,
+        key,
+        rules,
+        config
+            .trace_statistic
+            .then(|| config.traced_statistic().map(|(form, _)| form))
+            .transpose()?,
+    );
     let mut on_step = |view: &StepView, _shared: &mut ChaCha8Rng| observers.observe(view);
-    let built = acquisition.build(domain.dim());
-    let record = run_bo(
-        problem,
-        &task,
-        built.as_ref(),
-        &mut acquisition_rng,
-        &mut on_step,
-    )?;
+    let record = match log_cost {
+        Some(log_cost) => {
+            let model = LogCostModel {
+                problem: log_cost,
+                log_lambda: setting.lambda.ln(),
+                logeipc: config.cost_model.logeipc_form()?,
+            };
+            run_bo_unknown_cost(
+                problem,
+                &task,
+                &model,
+                acquisition,
+                &mut acquisition_rng,
+                &mut on_step,
+            )?
+        }
+        None => {
+            let built = acquisition.build(domain.dim());
+            run_bo(
+                problem,
+                &task,
+                built.as_ref(),
+                &mut acquisition_rng,
+                &mut on_step,
+            )?
+        }
+    };
     let f_min = objective.iter().copied().fold(f64::INFINITY, f64::min);
     finish_run(
         config,

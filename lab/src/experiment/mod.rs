@@ -5,6 +5,7 @@
 //! point set and by `cube` on the continuous cube (the 8-D setting), from the pieces they
 //! share in `run` (the setting, the result, the random streams and the observing rules).
 pub mod config;
+pub mod cost_model;
 pub mod cube;
 pub mod finite;
 pub mod report;
@@ -12,5 +13,5 @@ pub mod run;
 pub mod study;
 
 pub use config::ExperimentConfig;
-pub use run::{RunResult, Setting};
-pub use study::{run_experiment, ExperimentResults};
+pub use run::{RuleTimes, RunResult, Setting};
+pub use study::{run_experiment, run_experiment_timed, ExperimentResults};

@@ -5,6 +5,7 @@
 use super::config::ExperimentConfig;
 use crate::acquisitions::AcquisitionName;
 use crate::bo::{Control, StepView, StoppingRule};
+use crate::rules::pbgi_logeipc::{stop_statistic, StopForm};
 use crate::rules::RuleFactory;
 use crate::study::config::CostName;
 use crate::study::seeding::{label, stream};
@@ -37,6 +38,22 @@ pub struct RunResult {
     /// Whether each rule fired before the cap ran out (a rule firing exactly at the cap counts
     /// as fired).
     pub fired: Vec<bool>,
+    /// The PBGI/LogEIPC rule's raw statistic (before any moving average; the form of
+    /// `[rules.pbgi_logeipc]`, LogEIPC by default: `max LogEIPC_t`) at every check
+    /// `t = initial_points, …, cap` (entry `t − initial_points`), whether or not any rule has
+    /// fired: the stopping paper's Fig. 6. Empty with `trace_statistic = false`.
+    pub statistic: Vec<f64>,
+}
+
+/// The wall time the rules of one run spent in their checks. A measurement, not a result: it
+/// depends on the machine and its load, so it is kept out of [`RunResult`] (whose files are
+/// identical for any thread count, machine and split into shards).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RuleTimes {
+    /// Seconds spent in each rule's checks (in the config's rule order).
+    pub seconds: Vec<f64>,
+    /// Number of checks each rule made (until it fired, or to the cap).
+    pub checks: Vec<usize>,
 }
 
 impl RunResult {
@@ -72,6 +89,10 @@ pub(crate) struct RuleObservers {
     live: Vec<Box<dyn StoppingRule>>,
     rngs: Vec<ChaCha8Rng>,
     stop: Vec<Option<usize>>,
+    /// The form of the traced statistic (`None`: not traced) and its values so far.
+    form: Option<StopForm>,
+    statistic: Vec<f64>,
+    times: RuleTimes,
 }
 
 impl RuleObservers {
@@ -80,8 +101,15 @@ impl RuleObservers {
         master: u64,
         run_key: [u64; 3],
         rules: &[(&'static str, RuleFactory)],
+        form: Option<StopForm>,
     ) -> Self {
         Self {
+            form,
+            statistic: Vec::new(),
+            times: RuleTimes {
+                seconds: vec![0.0; rules.len()],
+                checks: vec![0; rules.len()],
+            },
             live: rules.iter().map(|(_, make)| make()).collect(),
             rngs: rules
                 .iter()
@@ -98,14 +126,33 @@ impl RuleObservers {
 
     /// Every rule that has not fired observes `view`; the run always continues (rules do not
     /// change the trajectory). Rules get their own generators: the loop's belongs to the
-    /// acquisition, so the trajectory does not depend on which rules run.
+    /// acquisition, so the trajectory does not depend on which rules run. Each rule's check is
+    /// timed (into [`RuleTimes`], never into the results); then the PBGI/LogEIPC statistic is
+    /// traced (on the cube the step's optimum is cached, so a rule that asked for it first
+    /// has paid for it).
     pub(crate) fn observe(&mut self, view: &StepView) -> Control {
-        for ((rule, rng), stopped) in self.live.iter_mut().zip(&mut self.rngs).zip(&mut self.stop) {
-            if stopped.is_none() && rule.observe(view, rng) {
-                *stopped = Some(view.t);
+        let live = self.live.iter_mut().zip(&mut self.rngs).zip(&mut self.stop);
+        let times = self.times.seconds.iter_mut().zip(&mut self.times.checks);
+        for (((rule, rng), stopped), (seconds, checks)) in live.zip(times) {
+            if stopped.is_none() {
+                let started = std::time::Instant::now();
+                let stop = rule.observe(view, rng);
+                *seconds += started.elapsed().as_secs_f64();
+                *checks += 1;
+                if stop {
+                    *stopped = Some(view.t);
+                }
             }
         }
+        if let Some(form) = self.form {
+            self.statistic.push(stop_statistic(view, form));
+        }
         Control::Continue
+    }
+
+    /// The time each rule spent in its checks so far.
+    pub(crate) fn times(&self) -> RuleTimes {
+        self.times.clone()
     }
 }
 
@@ -133,8 +180,9 @@ pub(crate) fn design_stream(master: u64, sample: usize) -> ChaCha8Rng {
     stream(master, &[DESIGN_STREAM, sample as u64])
 }
 
-/// The result of a run that went to the cap: regrets against `f_min`, cumulative costs, and
-/// the rules' stopping times. Errors if the run ended before the cap.
+/// The result of a run that went to the cap: regrets against `f_min`, cumulative costs, the
+/// rules' stopping times and the traced statistic; beside it, the rules' times. Errors if the
+/// run ended before the cap.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn finish_run(
     config: &ExperimentConfig,
@@ -146,7 +194,7 @@ pub(crate) fn finish_run(
     costs: &[f64],
     f_min: f64,
     rules: &RuleObservers,
-) -> Result<RunResult, String> {
+) -> Result<(RunResult, RuleTimes), String> {
     if incumbent.len() != config.max_evals {
         return Err(format!(
             "run (cost {}, λ {}, sample {sample}, {}) ended after {} evaluations instead of the \
@@ -166,7 +214,20 @@ pub(crate) fn finish_run(
             spent
         })
         .collect();
-    Ok(RunResult {
+    let checks = match config.trace_statistic {
+        true => config.max_evals + 1 - config.initial_points,
+        false => 0,
+    };
+    if rules.statistic.len() != checks {
+        return Err(format!(
+            "run (cost {}, λ {}, sample {sample}, {}) traced {} statistics instead of {checks}",
+            setting.cost.key(),
+            setting.lambda,
+            acquisition.label(),
+            rules.statistic.len()
+        ));
+    }
+    let result = RunResult {
         setting: indices.0,
         sample,
         acquisition: indices.1,
@@ -178,5 +239,7 @@ pub(crate) fn finish_run(
             .iter()
             .map(|s| s.unwrap_or(config.max_evals))
             .collect(),
-    })
+        statistic: rules.statistic.clone(),
+    };
+    Ok((result, rules.times()))
 }

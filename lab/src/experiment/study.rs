@@ -4,7 +4,7 @@
 use super::config::ExperimentConfig;
 use super::cube::run_one_on_cube;
 use super::finite::run_one;
-use super::run::{RunResult, Setting};
+use super::run::{RuleTimes, RunResult, Setting};
 use crate::acquisitions::AcquisitionName;
 use crate::rules::RuleFactory;
 use crate::study::progress::Progress;
@@ -52,10 +52,26 @@ pub fn run_experiment(
     pool: &rayon::ThreadPool,
     progress: &Progress,
 ) -> Result<ExperimentResults, String> {
+    run_experiment_timed(config, shard, pool, progress).map(|(results, _)| results)
+}
+
+/// [`run_experiment`], with the wall time each rule spent in its checks in every run (in the
+/// order of the runs). The times are a measurement (they depend on the machine, its load and
+/// the thread count) and are kept apart from the results.
+pub fn run_experiment_timed(
+    config: &ExperimentConfig,
+    shard: Shard,
+    pool: &rayon::ThreadPool,
+    progress: &Progress,
+) -> Result<(ExperimentResults, Vec<RuleTimes>), String> {
     config.validate()?;
     let problem = match config.is_continuous() {
         true => None,
         false => Some(config.problem()?),
+    };
+    let log_cost = match config.cost_model.is_unknown() {
+        true => Some(config.log_cost_problem()?),
+        false => None,
     };
     let rules = config.rule_factories()?;
     let settings = settings(config);
@@ -76,6 +92,7 @@ pub fn run_experiment(
                     Some(problem) => run_one(
                         config,
                         problem,
+                        log_cost.as_ref(),
                         &settings[s],
                         sample,
                         acquisition,
@@ -91,12 +108,16 @@ pub fn run_experiment(
             })
             .collect::<Result<Vec<_>, String>>()
     })?;
-    Ok(ExperimentResults {
-        settings,
-        acquisitions: config.acquisitions.clone(),
-        rules: rule_names(&rules),
-        runs,
-    })
+    let (runs, times) = runs.into_iter().unzip();
+    Ok((
+        ExperimentResults {
+            settings,
+            acquisitions: config.acquisitions.clone(),
+            rules: rule_names(&rules),
+            runs,
+        },
+        times,
+    ))
 }
 
 /// The table names of the rules (`PBGI/LogEIPC`, `UCB-LCB`, …, `Fixed-50`).

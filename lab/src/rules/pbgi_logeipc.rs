@@ -23,6 +23,34 @@ pub enum StopForm {
     Pbgi,
 }
 
+/// When the rule is checked relative to the posterior update (stopping paper App. C.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckOrder {
+    /// After the update with the latest observation: the statistic of step `t` reads the
+    /// posterior given `x_1..x_t` and the incumbent `y*_t` (the paper's rule and Theorem 1's).
+    After,
+    /// Before it: the check at step `t` reads the statistic of step `t − 1` (the posterior and
+    /// incumbent before `x_t`'s observation), and a stop there still pays for `x_t`. This is
+    /// the order of the authors' code (statistics logged after the next point is chosen,
+    /// before the model is refit on it): one evaluation late. No check signals at the first
+    /// step (there is no earlier statistic). **Outside Theorem 1.**
+    Before,
+}
+
+impl CheckOrder {
+    /// The order a config value names (`"after"` or `"before"`); the error names the key.
+    pub fn parse(value: &str) -> Result<Self, String> {
+        match value {
+            "after" => Ok(CheckOrder::After),
+            "before" => Ok(CheckOrder::Before),
+            other => Err(format!(
+                "pbgi_logeipc.check = \"{other}\" must be \"after\" (checked after the posterior \
+                 update, the paper's and Theorem 1's) or \"before\" (App. C.2's ablation)"
+            )),
+        }
+    }
+}
+
 /// The paper's practical options (stopping paper §4 and App. B). **Outside Theorem 1.**
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -87,8 +115,11 @@ pub fn stop_statistic(step: &StepView, form: StopForm) -> f64 {
 pub struct PbgiStoppingRule {
     form: StopForm,
     options: PracticalOptions,
+    check: CheckOrder,
     helper: pbgi_fast::StoppingHelper,
     history: Vec<Option<f64>>,
+    /// The previous step's statistic (`check = before` only).
+    previous: Option<f64>,
 }
 
 impl PbgiStoppingRule {
@@ -105,9 +136,17 @@ impl PbgiStoppingRule {
         Ok(PbgiStoppingRule {
             form,
             options,
+            check: CheckOrder::After,
             helper,
             history: Vec::new(),
+            previous: None,
         })
+    }
+
+    /// The same rule checked in the given order relative to the posterior update.
+    pub fn with_check(mut self, check: CheckOrder) -> Self {
+        self.check = check;
+        self
     }
 
     /// Theorem 1's rule in LogEIPC form.
@@ -125,21 +164,37 @@ impl PbgiStoppingRule {
 
 impl StoppingRule for PbgiStoppingRule {
     fn name(&self) -> String {
+        let before = self.check == CheckOrder::Before;
         if self.options.is_theorem() {
-            "PBGI/LogEIPC".into()
+            match before {
+                false => "PBGI/LogEIPC".into(),
+                true => "PBGI/LogEIPC(check=before)".into(),
+            }
         } else {
             let o = self.options;
             format!(
-                "PBGI/LogEIPC(stab={},debounce={},ma={})",
-                o.stabilisation, o.debounce, o.moving_average
+                "PBGI/LogEIPC(stab={},debounce={},ma={}{})",
+                o.stabilisation,
+                o.debounce,
+                o.moving_average,
+                if before { ",check=before" } else { "" }
             )
         }
     }
 
     /// Evaluates the statistic on the unevaluated points (`-∞` when none is left, which
-    /// signals) and feeds it to the helper.
+    /// signals) and feeds it to the helper; with `check = before`, feeds the previous step's
+    /// statistic instead (nothing at the first step).
     fn observe(&mut self, step: &StepView, _rng: &mut ChaCha8Rng) -> bool {
-        let stop = self.helper.observe(stop_statistic(step, self.form));
+        let statistic = stop_statistic(step, self.form);
+        let fed = match self.check {
+            CheckOrder::After => Some(statistic),
+            CheckOrder::Before => self.previous.replace(statistic),
+        };
+        let stop = match fed {
+            Some(value) => self.helper.observe(value),
+            None => false,
+        };
         self.history.push(self.helper.moving_average());
         stop
     }
@@ -162,6 +217,10 @@ pub struct PbgiLogEipcParams {
     /// Average the statistic over this many steps; no stop before that many checks (1: off;
     /// the paper uses 20 in 8-D, §4.1).
     pub moving_average: usize,
+    /// `"after"` (default: checked after the posterior update, the paper's rule and Theorem
+    /// 1's) or `"before"` (the check at step `t` reads step `t − 1`'s statistic: App. C.2's
+    /// ablation, the order of the authors' code); see [`CheckOrder`].
+    pub check: String,
 }
 
 impl Default for PbgiLogEipcParams {
@@ -171,6 +230,7 @@ impl Default for PbgiLogEipcParams {
             stabilisation: 0,
             debounce: 1,
             moving_average: 1,
+            check: "after".into(),
         }
     }
 }
@@ -187,6 +247,7 @@ impl PbgiLogEipcParams {
 
 impl RuleParams for PbgiLogEipcParams {
     fn validate(&self) -> Result<(), String> {
+        CheckOrder::parse(&self.check)?;
         self.options()
             .validate()
             .map_err(|e| format!("pbgi_logeipc.{e}"))
@@ -197,7 +258,9 @@ impl FromParams<PbgiLogEipcParams> for PbgiStoppingRule {
     fn from_params(params: &PbgiLogEipcParams, _context: &RuleContext) -> Self {
         // `validate` has accepted the options, so construction cannot fail; Theorem 1's rule
         // stands in only to avoid a panic path.
+        let check = CheckOrder::parse(&params.check).unwrap_or(CheckOrder::After);
         PbgiStoppingRule::new(params.form, params.options())
             .unwrap_or_else(|_| PbgiStoppingRule::theorem())
+            .with_check(check)
     }
 }

@@ -249,7 +249,7 @@ pub fn forest_figure(
         root.fill(&WHITE).map_err(fail)?;
         let root = root.titled(title, ("sans-serif", 15)).map_err(fail)?;
         let (left, right) = root.split_horizontally(420);
-        draw_forest(&left, x_desc, rows, reference)?;
+        draw_forest(&left, x_desc, rows, reference, false)?;
         for (area, panel) in right.split_evenly((hist_rows, columns)).iter().zip(panels) {
             draw_log_histogram(area, panel)?;
         }
@@ -263,13 +263,18 @@ fn draw_forest<DB: DrawingBackend>(
     x_desc: &str,
     rows: &[ForestRow],
     reference: f64,
+    linear: bool,
 ) -> Result<(), String>
 where
     DB::ErrorType: 'static,
 {
     // A log₁₀ axis: the ratios of a study span orders of magnitude (λ from 1e-3 to 1); an
-    // interval end at or below 0 is drawn to the axis's left edge.
-    let log = |v: f64| (v > 0.0 && v.is_finite()).then(|| v.log10());
+    // interval end at or below 0 is drawn to the axis's left edge. A linear axis (`linear`)
+    // for differences, which change sign.
+    let log = |v: f64| match linear {
+        true => v.is_finite().then_some(v),
+        false => (v > 0.0 && v.is_finite()).then(|| v.log10()),
+    };
     let ends: Vec<f64> = rows
         .iter()
         .flat_map(|r| [log(r.value), log(r.lower), log(r.upper)])
@@ -296,7 +301,10 @@ where
         .configure_mesh()
         .disable_y_mesh()
         .x_labels(5)
-        .x_label_formatter(&|v: &f64| format!("{:.2e}", 10f64.powf(*v)))
+        .x_label_formatter(&|v: &f64| match linear {
+            true => format!("{v:.2e}"),
+            false => format!("{:.2e}", 10f64.powf(*v)),
+        })
         .y_labels(rows.len().max(1))
         .y_label_formatter(&|y: &f64| {
             let i = y.round();
@@ -426,6 +434,199 @@ where
                 RED.stroke_width(2),
             ))
             .map_err(fail)?;
+    }
+    Ok(())
+}
+
+/// A forest plot alone, on a log₁₀ axis or (`linear`) a linear one: one row per label with its
+/// estimate and interval, a dashed red line at `reference` (none when it is not finite, or
+/// not positive on a log axis).
+pub fn interval_figure(
+    title: &str,
+    x_desc: &str,
+    rows: &[ForestRow],
+    reference: f64,
+    linear: bool,
+) -> Result<String, String> {
+    let height = 60 + 26 * rows.len() as u32 + 40;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(fail)?;
+        let root = root.titled(title, ("sans-serif", 15)).map_err(fail)?;
+        draw_forest(&root, x_desc, rows, reference, linear)?;
+        root.present().map_err(fail)?;
+    }
+    Ok(svg)
+}
+
+/// One line of a [`line_figure`] panel.
+#[derive(Clone, Debug)]
+pub struct LineSeries {
+    /// Legend label.
+    pub label: String,
+    /// Index into the palette.
+    pub color: usize,
+    /// Drawn thick and opaque (otherwise thin and translucent).
+    pub thick: bool,
+    /// `(x, y)` points; a non-finite `y` breaks the line.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// One panel of a [`line_figure`].
+#[derive(Clone, Debug)]
+pub struct LinePanel {
+    /// Panel title.
+    pub title: String,
+    /// The lines (same labels and order in every panel).
+    pub series: Vec<LineSeries>,
+}
+
+/// Panels of lines on linear axes, a dashed red line at `y = reference`, the legend of the
+/// first panel on the right: the stopping paper's Fig. 6 (a statistic per iteration, raw and
+/// moving-averaged). Values below `floor` (when given) are drawn at the floor, so a statistic
+/// that plunges (LogEIPC once `EI` underflows) does not flatten the rest.
+pub fn line_figure(
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    reference: f64,
+    floor: Option<f64>,
+    panels: &[LinePanel],
+) -> Result<String, String> {
+    let clipped: Vec<LinePanel>;
+    let panels = match floor {
+        None => panels,
+        Some(floor) => {
+            clipped = panels
+                .iter()
+                .map(|panel| LinePanel {
+                    title: panel.title.clone(),
+                    series: panel
+                        .series
+                        .iter()
+                        .map(|s| LineSeries {
+                            points: s
+                                .points
+                                .iter()
+                                // NaN (no value) stays NaN and breaks the line.
+                                .map(|&(x, y)| (x, if y.is_nan() { y } else { y.max(floor) }))
+                                .collect(),
+                            ..s.clone()
+                        })
+                        .collect(),
+                })
+                .collect();
+            &clipped
+        }
+    };
+    let mut svg = String::new();
+    let width = 420 * panels.len().max(1) as u32 + 220;
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, 400)).into_drawing_area();
+        root.fill(&WHITE).map_err(fail)?;
+        let root = root.titled(title, ("sans-serif", 16)).map_err(fail)?;
+        let (plots, legend) = root.split_horizontally(width - 220);
+        let areas = plots.split_evenly((1, panels.len().max(1)));
+        for (area, panel) in areas.iter().zip(panels) {
+            draw_line_panel(area, x_desc, y_desc, reference, panel)?;
+        }
+        if let Some(first) = panels.first() {
+            let style = ("sans-serif", 13).into_font();
+            for (k, series) in first.series.iter().enumerate() {
+                let y = 40 + 18 * k as i32;
+                let color = COLORS[series.color % COLORS.len()];
+                let stroke = match series.thick {
+                    true => color.stroke_width(3),
+                    false => color.mix(0.5).stroke_width(1),
+                };
+                legend
+                    .draw(&PathElement::new(vec![(8, y + 6), (28, y + 6)], stroke))
+                    .map_err(fail)?;
+                legend
+                    .draw(&Text::new(series.label.clone(), (34, y), style.clone()))
+                    .map_err(fail)?;
+            }
+        }
+        root.present().map_err(fail)?;
+    }
+    Ok(svg)
+}
+
+fn draw_line_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    x_desc: &str,
+    y_desc: &str,
+    reference: f64,
+    panel: &LinePanel,
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let finite = |&(x, y): &(f64, f64)| x.is_finite() && y.is_finite();
+    let points = || {
+        panel
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().filter(|p| finite(p)))
+    };
+    let (x_lo, x_hi) = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+        (lo.min(p.0), hi.max(p.0))
+    });
+    let (y_lo, y_hi) = points()
+        .map(|p| p.1)
+        .chain(reference.is_finite().then_some(reference))
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), y| {
+            (lo.min(y), hi.max(y))
+        });
+    let (x_lo, x_hi) = match x_lo.is_finite() && x_hi > x_lo {
+        true => (x_lo, x_hi),
+        false => (0.0, 1.0),
+    };
+    let (y_lo, y_hi) = match y_lo.is_finite() && y_hi.is_finite() {
+        true => {
+            let pad = 0.05 * (y_hi - y_lo).max(1e-9);
+            (y_lo - pad, y_hi + pad)
+        }
+        false => (-1.0, 1.0),
+    };
+    let mut chart = ChartBuilder::on(area)
+        .caption(&panel.title, ("sans-serif", 14))
+        .margin(8)
+        .x_label_area_size(32)
+        .y_label_area_size(56)
+        .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
+        .map_err(fail)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .draw()
+        .map_err(fail)?;
+    if reference.is_finite() {
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![(x_lo, reference), (x_hi, reference)],
+                5,
+                3,
+                RED.stroke_width(1),
+            ))
+            .map_err(fail)?;
+    }
+    for series in &panel.series {
+        let color = COLORS[series.color % COLORS.len()];
+        let stroke = match series.thick {
+            true => color.stroke_width(2),
+            false => color.mix(0.5).stroke_width(1),
+        };
+        // Finite stretches only: a NaN or an infinite value breaks the line.
+        for segment in series.points.split(|p| !finite(p)) {
+            if segment.len() > 1 {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(segment.to_vec(), stroke)))
+                    .map_err(fail)?;
+            }
+        }
     }
     Ok(())
 }

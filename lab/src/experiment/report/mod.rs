@@ -1,18 +1,24 @@
 //! The reports of an experiment, one concern a file: the statistics (`summary`), the raw runs
 //! that every run and shard writes and `pbgi merge` reads back (`raw`), the CSV and on-screen
 //! tables (`tables`), the figures (`figures`) and `comparison.md` (`markdown`); here, the
-//! files of an output directory, of a shard, and of merged shards. No file carries a timing.
+//! files of an output directory, of a shard, and of merged shards. No file carries a timing:
+//! the rules' times (`timing`) go to a directory of their own (`pbgi experiment --timings`).
 mod figures;
 mod markdown;
 mod raw;
 mod summary;
 mod tables;
+mod timing;
 
-pub use figures::setting_figure;
+pub use figures::{setting_figure, statistic_figure, variants_figure, STATISTIC_SAMPLES_SHOWN};
 pub use markdown::comparison_markdown;
-pub use raw::{raw_files, read_raw, RUNS_HEADER, TRAJECTORY_HEADER};
+pub use raw::{
+    has_statistic, moving_averages, raw_files, read_raw, RUNS_HEADER, STATISTIC_HEADER,
+    TRAJECTORY_HEADER,
+};
 pub use summary::{curves, summarize, Curve, SummaryRow, HINDSIGHT, HINDSIGHT_FIXED};
 pub use tables::summary_table;
+pub use timing::{timing_files, TIMING_HEADER};
 
 use super::config::ExperimentConfig;
 use super::study::{settings, ExperimentResults};
@@ -31,14 +37,23 @@ pub fn report_files(
     let rows = summarize(results, config.initial_points);
     let curves = curves(results);
     let table = summary_table(results, &rows, config.samples);
-    let mut files = raw_files(results, config.initial_points)?;
+    let mut files = raw_files(config, results)?;
     files.extend(summary_files(results, &rows, &curves)?);
     for setting in 0..results.settings.len() {
         let (cost, lambda) = setting_label(results, setting);
         files.push((
             format!("regret_{cost}_lambda_{lambda}.svg"),
-            setting_figure(results, &rows, &curves, setting)?.into_bytes(),
+            setting_figure(config, results, &rows, &curves, setting)?.into_bytes(),
         ));
+        if has_statistic(results) {
+            files.push((
+                format!("statistic_{cost}_lambda_{lambda}.svg"),
+                statistic_figure(config, results, setting)?.into_bytes(),
+            ));
+        }
+    }
+    if let Some(figure) = variants_figure(config, results)? {
+        files.push(("variants.svg".to_string(), figure.into_bytes()));
     }
     files.push(("summary.txt".to_string(), table.clone().into_bytes()));
     files.push((
@@ -61,7 +76,7 @@ pub fn shard_files(
     shard_directory(
         StudyKind::Experiment,
         shard,
-        raw_files(results, config.initial_points)?,
+        raw_files(config, results)?,
         to_toml(&config.effective()?)?,
     )
 }
@@ -76,6 +91,14 @@ pub fn merge(config: &ExperimentConfig, dirs: &[&Path]) -> Result<(String, Files
         |dir| read_raw(config, &rules, dir),
         |r| (r.setting, r.sample, r.acquisition),
     )?;
+    let with = runs.iter().filter(|r| !r.statistic.is_empty()).count();
+    if with != 0 && with != runs.len() {
+        return Err(
+            "statistic.csv: some shard directories hold it and some do not (shards written \
+             before and after the statistic was traced); rerun the older shards"
+                .into(),
+        );
+    }
     let expected = settings(config).len() * config.samples * config.acquisitions.len();
     if runs.len() != expected
         || runs.windows(2).any(|w| {
@@ -105,18 +128,21 @@ mod tests {
     use crate::study::config::parse_config;
     use std::path::PathBuf;
 
-    /// Two settings × three samples × two acquisitions, cap 5, rules GSS and Fixed-3.
+    /// Two settings × three samples × two acquisitions, cap 5 (checks at t = 2..=5), rules
+    /// PBGI/LogEIPC (moving average over 2 checks), GSS and Fixed-3.
     fn config() -> ExperimentConfig {
         let text = "samples = 3\ninitial_points = 2\nmax_evals = 5\ncosts = [\"linear\"]\n\
                     lambdas = [0.1, 0.001]\nacquisitions = [\"pbgi\", \"ts\"]\n\
-                    [domain]\npoints = 11\n[rules.gss]\n[rules.fixed]\nevaluations = 3\n";
+                    [domain]\npoints = 11\n[rules.pbgi_logeipc]\nmoving_average = 2\n\
+                    [rules.gss]\n[rules.fixed]\nevaluations = 3\n";
         let config: ExperimentConfig = parse_config(text, false).unwrap();
         config.validate().unwrap();
         config
     }
 
     /// Hand-made results for `config()`: numbers with every digit in use (thirds, sevenths),
-    /// so a file that rounded would not read back equal.
+    /// so a file that rounded would not read back equal; sample 2's last statistic is `−∞`
+    /// (no point left).
     fn results(config: &ExperimentConfig) -> ExperimentResults {
         let rules = rule_names(&config.rule_factories().unwrap());
         let mut runs = Vec::new();
@@ -130,8 +156,14 @@ mod tests {
                         acquisition,
                         simple_regret: (0..5).map(|t| (5 - t) as f64 / 3.0 + k / 7.0).collect(),
                         cumulative_cost: (1..=5).map(|t| t as f64 * (0.1 + k / 11.0)).collect(),
-                        stop: vec![2 + sample, 3],
-                        fired: vec![sample < 2, true],
+                        stop: vec![5, 2 + sample, 3],
+                        fired: vec![false, sample < 2, true],
+                        statistic: (0..4)
+                            .map(|i| match (sample, i) {
+                                (2, 3) => f64::NEG_INFINITY,
+                                _ => (1.5 - i as f64) / 3.0 + k / 13.0,
+                            })
+                            .collect(),
                     });
                 }
             }
@@ -159,7 +191,7 @@ mod tests {
     fn raw_runs_read_back_equal() {
         let config = config();
         let results = results(&config);
-        let dir = write_dir("raw", &raw_files(&results, config.initial_points).unwrap());
+        let dir = write_dir("raw", &raw_files(&config, &results).unwrap());
         let read = read_raw(&config, &results.rules, &dir);
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(read.unwrap(), results.runs);
@@ -189,6 +221,118 @@ mod tests {
         for dir in &dirs {
             std::fs::remove_dir_all(dir).unwrap();
         }
-        assert_eq!(merged.unwrap(), report_files(&config, &whole).unwrap());
+        let merged = merged.unwrap();
+        let names: Vec<&str> = merged.1.iter().map(|(name, _)| name.as_str()).collect();
+        assert!(names.contains(&"statistic.csv"), "{names:?}");
+        assert!(
+            names.contains(&"statistic_linear_lambda_0.1.svg"),
+            "{names:?}"
+        );
+        // No rule variant, no variants figure.
+        assert!(!names.contains(&"variants.svg"), "{names:?}");
+        assert_eq!(merged, report_files(&config, &whole).unwrap());
+    }
+
+    #[test]
+    fn shards_written_before_the_statistic_trace_merge_without_it() {
+        // Shards without statistic.csv (an older pbgi) merge into the unsplit run's files
+        // less the statistic files; a mix of old and new shards is refused.
+        let config = config();
+        let whole = results(&config);
+        let mut dirs = Vec::new();
+        for shard in [Shard { index: 1, count: 2 }, Shard { index: 2, count: 2 }] {
+            let part = ExperimentResults {
+                runs: whole
+                    .runs
+                    .iter()
+                    .filter(|r| shard.contains(r.sample))
+                    .cloned()
+                    .collect(),
+                ..whole.clone()
+            };
+            let files: Files = shard_files(&config, &part, shard)
+                .unwrap()
+                .into_iter()
+                .filter(|(name, _)| shard.index == 2 || name != "statistic.csv")
+                .collect();
+            dirs.push(write_dir(&format!("old-shard-{}", shard.index), &files));
+        }
+        let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+        let mixed = merge(&config, &paths);
+        std::fs::remove_file(dirs[1].join("statistic.csv")).unwrap();
+        let old = merge(&config, &paths);
+        for dir in &dirs {
+            std::fs::remove_dir_all(dir).unwrap();
+        }
+        let err = mixed.unwrap_err();
+        assert!(err.contains("statistic.csv"), "{err}");
+        let (table, files) = report_files(&config, &whole).unwrap();
+        let expected: Files = files
+            .into_iter()
+            .filter(|(name, _)| !name.starts_with("statistic"))
+            .collect();
+        assert_eq!(old.unwrap(), (table, expected));
+    }
+
+    #[test]
+    fn statistic_csv_holds_the_raw_statistic_and_its_full_window_mean() {
+        // Setting 0, sample 0, PBGI (k = 0): statistic (1.5 − i)/3 at t = 2 + i, i.e.
+        // 1/2, 1/6, −1/6, −1/2; window 2: no mean at t = 2, then (1/2 + 1/6)/2 = 1/3,
+        // (1/6 − 1/6)/2 = 0, (−1/6 − 1/2)/2 = −1/3.
+        let config = config();
+        let results = results(&config);
+        let files = raw_files(&config, &results).unwrap();
+        let (_, csv) = files.iter().find(|(n, _)| n == "statistic.csv").unwrap();
+        let text = String::from_utf8(csv.clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 1 + 2 * 3 * 2 * 4);
+        assert_eq!(lines[0], STATISTIC_HEADER.join(","));
+        let row = |i: usize| -> Vec<String> { lines[i].split(',').map(String::from).collect() };
+        let value = |s: &str| s.parse::<f64>().unwrap();
+        let expected = [
+            (0.5, None),
+            (1.0 / 6.0, Some(1.0 / 3.0)),
+            (-1.0 / 6.0, Some(0.0)),
+            (-0.5, Some(-1.0 / 3.0)),
+        ];
+        for (i, (raw, mean)) in expected.into_iter().enumerate() {
+            let r = row(1 + i);
+            assert_eq!(
+                &r[..5],
+                ["linear", "1e-1", "pbgi", "0", &(2 + i).to_string()]
+            );
+            assert!((value(&r[5]) - raw).abs() < 1e-15, "{r:?}");
+            match mean {
+                None => assert_eq!(r[6], ""),
+                Some(m) => assert!((value(&r[6]) - m).abs() < 1e-15, "{r:?}"),
+            }
+        }
+        // Sample 2 (PBGI, setting 0) ends with −∞, and so does its mean.
+        let last = row(1 + 2 * 2 * 4 + 3);
+        assert_eq!((last[3].as_str(), last[4].as_str()), ("2", "5"));
+        assert_eq!((last[5].as_str(), last[6].as_str()), ("-inf", "-inf"));
+    }
+
+    #[test]
+    fn a_statistic_file_of_another_run_is_refused() {
+        let config = config();
+        let results = results(&config);
+        let mut files = raw_files(&config, &results).unwrap();
+        for (name, bytes) in files.iter_mut() {
+            if name == "statistic.csv" {
+                let text = String::from_utf8(bytes.clone()).unwrap();
+                *bytes = text
+                    .replacen("linear,1e-1,pbgi,0,3,", "linear,1e-1,pbgi,0,4,", 1)
+                    .into_bytes();
+            }
+        }
+        let dir = write_dir("statistic-bad", &files);
+        let read = read_raw(&config, &results.rules, &dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+        let err = read.unwrap_err();
+        assert!(
+            err.contains("statistic.csv") && err.contains("t = 3"),
+            "{err}"
+        );
     }
 }

@@ -1,6 +1,7 @@
-//! The raw runs of an experiment: `runs.csv` (every run × rule) and `trajectories.csv`
-//! (every run's regret and cost after each evaluation, at full precision), written by every
-//! run and every shard and read back by `pbgi merge`.
+//! The raw runs of an experiment: `runs.csv` (every run × rule), `trajectories.csv` (every
+//! run's regret and cost after each evaluation, at full precision) and `statistic.csv` (every
+//! run's PBGI/LogEIPC statistic at each check, raw and moving-averaged, at full precision),
+//! written by every run and every shard and read back by `pbgi merge`.
 use super::summary::{setting_label, HINDSIGHT};
 use crate::experiment::study::settings;
 use crate::experiment::{ExperimentConfig, ExperimentResults, RunResult};
@@ -31,12 +32,46 @@ pub const TRAJECTORY_HEADER: [&str; 6] = [
     "cumulative_cost",
 ];
 
-/// `runs.csv` (every run × rule: τ, fired, regret at τ; plus the run's Hindsight row) and
+/// Columns of `statistic.csv`: one row per run and check `t = initial_points, …, cap`.
+pub const STATISTIC_HEADER: [&str; 7] = [
+    "cost",
+    "lambda",
+    "acquisition",
+    "sample",
+    "t",
+    "statistic",
+    "moving_average",
+];
+
+/// The moving average over `window` checks of a run's statistic, as the PBGI/LogEIPC rule
+/// computes it (`pbgi_fast::StoppingHelper`, exact sums): `None` until the window is full and
+/// everywhere when `window = 1` (no average is set).
+pub fn moving_averages(statistic: &[f64], window: usize) -> Result<Vec<Option<f64>>, String> {
+    if window <= 1 {
+        return Ok(vec![None; statistic.len()]);
+    }
+    let mut helper = pbgi_fast::StoppingHelper::new(0, 1, window)
+        .map_err(|e| format!("rules.pbgi_logeipc.moving_average: {e}"))?;
+    Ok(statistic
+        .iter()
+        .map(|&s| {
+            helper.observe(s);
+            helper.moving_average()
+        })
+        .collect())
+}
+
+/// `runs.csv` (every run × rule: τ, fired, regret at τ; plus the run's Hindsight row),
 /// `trajectories.csv` (every run's simple regret and cumulative cost after each evaluation, at
-/// full precision: with `runs.csv` it is everything `pbgi merge` needs).
-pub fn raw_files(results: &ExperimentResults, initial_points: usize) -> Result<Files, String> {
+/// full precision: with `runs.csv` it is everything the summaries need) and `statistic.csv`
+/// (every run's PBGI/LogEIPC statistic at each check `t`, with its moving average over the
+/// window of `[rules.pbgi_logeipc]`, empty until the window is full or when none is set).
+pub fn raw_files(config: &ExperimentConfig, results: &ExperimentResults) -> Result<Files, String> {
+    let initial_points = config.initial_points;
+    let window = config.traced_statistic()?.1;
     let mut runs = Vec::new();
     let mut trajectories = Vec::new();
+    let mut statistics = Vec::new();
     for run in &results.runs {
         let (cost, lambda) = setting_label(results, run.setting);
         let lambda_exact = format!("{:e}", results.settings[run.setting].lambda);
@@ -72,14 +107,39 @@ pub fn raw_files(results: &ExperimentResults, initial_points: usize) -> Result<F
                 format!("{spent:e}"),
             ]);
         }
+        let averages = moving_averages(&run.statistic, window)?;
+        for (k, (value, average)) in run.statistic.iter().zip(averages).enumerate() {
+            statistics.push(vec![
+                cost.clone(),
+                lambda_exact.clone(),
+                acquisition.clone(),
+                run.sample.to_string(),
+                (initial_points + k).to_string(),
+                format!("{value:e}"),
+                average.map_or(String::new(), |m| format!("{m:e}")),
+            ]);
+        }
     }
-    Ok(vec![
+    let mut files = vec![
         ("runs.csv".to_string(), csv_document(&RUNS_HEADER, &runs)?),
         (
             "trajectories.csv".to_string(),
             csv_document(&TRAJECTORY_HEADER, &trajectories)?,
         ),
-    ])
+    ];
+    if has_statistic(results) {
+        files.push((
+            "statistic.csv".to_string(),
+            csv_document(&STATISTIC_HEADER, &statistics)?,
+        ));
+    }
+    Ok(files)
+}
+
+/// Whether the runs carry the traced statistic (every run does, except those merged from
+/// shards written before the trace existed).
+pub fn has_statistic(results: &ExperimentResults) -> bool {
+    results.runs.iter().any(|r| !r.statistic.is_empty())
 }
 
 /// Reads a directory's `runs.csv` and `trajectories.csv` back into runs, which must belong to
@@ -148,8 +208,10 @@ pub fn read_raw(
             cumulative_cost,
             stop: Vec::with_capacity(rules.len()),
             fired: Vec::with_capacity(rules.len()),
+            statistic: Vec::new(),
         });
     }
+    read_statistic(config, &mut runs, dir)?;
     let path = dir.join("runs.csv");
     let records = read_csv(&path, &RUNS_HEADER)?;
     let per_run = rules.len() + 1;
@@ -177,4 +239,66 @@ pub fn read_raw(
         }
     }
     Ok(runs)
+}
+
+/// Reads a directory's `statistic.csv` into `runs` (read from `trajectories.csv`, in the same
+/// order): each run's checks `t = initial_points, …, cap`, in order; the moving averages are
+/// recomputed from the statistic when the files are written, so they are not read. A
+/// directory without the file (written before the trace existed) leaves the statistics empty.
+fn read_statistic(
+    config: &ExperimentConfig,
+    runs: &mut [RunResult],
+    dir: &Path,
+) -> Result<(), String> {
+    let path = dir.join("statistic.csv");
+    if !path.exists() {
+        // A shard written before the statistic was traced: its runs carry none (`merge`
+        // accepts that only if no shard has one, and then writes no statistic files).
+        return Ok(());
+    }
+    let checks = config.max_evals + 1 - config.initial_points;
+    let groups = read_csv_groups(
+        &path,
+        &STATISTIC_HEADER,
+        checks,
+        &format!("runs of {checks} checks"),
+    )?;
+    if groups.len() != runs.len() {
+        return Err(format!(
+            "{}: {} runs, but trajectories.csv holds {}",
+            path.display(),
+            groups.len(),
+            runs.len()
+        ));
+    }
+    let settings = settings(config);
+    for (run, chunk) in runs.iter_mut().zip(&groups) {
+        let setting = &settings[run.setting];
+        let acquisition = config.acquisitions[run.acquisition].key();
+        for (k, record) in chunk.iter().enumerate() {
+            let line = line_of(record);
+            let lambda: f64 = field(&path, record, &STATISTIC_HEADER, 1)?;
+            let sample: usize = field(&path, record, &STATISTIC_HEADER, 3)?;
+            let t: usize = field(&path, record, &STATISTIC_HEADER, 4)?;
+            if record.get(0) != Some(setting.cost.key())
+                || lambda != setting.lambda
+                || record.get(2) != Some(acquisition)
+                || sample != run.sample
+                || t != config.initial_points + k
+            {
+                return Err(format!(
+                    "{}: line {line}: expected check t = {} of the run ({}, λ {}, {acquisition}, \
+                     sample {}) of trajectories.csv",
+                    path.display(),
+                    config.initial_points + k,
+                    setting.cost.key(),
+                    setting.lambda,
+                    run.sample
+                ));
+            }
+            run.statistic
+                .push(field(&path, record, &STATISTIC_HEADER, 5)?);
+        }
+    }
+    Ok(())
 }

@@ -227,6 +227,7 @@ mod tests {
             cumulative_cost: cumulative_cost.to_vec(),
             stop: vec![stop],
             fired: vec![true],
+            statistic: Vec::new(),
         };
         ExperimentResults {
             settings: vec![Setting {
