@@ -47,6 +47,7 @@ from ._broadcast import Call, output, overlaps
 __all__ = [
     "MAX_THREADS",
     "DEFAULT_THREADS",
+    "SIMD_PATH",
     "EiGrad",
     "PbgiGrad",
     "h",
@@ -67,6 +68,10 @@ MAX_THREADS, DEFAULT_THREADS = _pbgi.fast_threads()
 """`MAX_THREADS`: the largest `threads=` accepted (1024, the same on every machine: beyond the
 cores threads only contend, and each holds a stack). `DEFAULT_THREADS`: the count `threads=None`
 uses, every core of this machine (`std::thread::available_parallelism`)."""
+
+SIMD_PATH = _pbgi.fast_simd_path()
+"""Which compilation of the slice kernels this CPU runs (`pbgi_fast::simd_path()`:
+`"avx512f+avx512vl"`, `"avx512f"`, `"avx2+fma"` or `"portable"`); all give the same bits."""
 
 
 def _threads(threads):

@@ -12,6 +12,7 @@ _Out = Optional[npt.NDArray[np.float64]]
 
 MAX_THREADS: int
 DEFAULT_THREADS: int
+SIMD_PATH: str
 
 class EiGrad(NamedTuple):
     value: _Values

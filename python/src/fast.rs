@@ -243,6 +243,12 @@ pub fn fast_threads() -> PyResult<(usize, usize)> {
     Ok((crate::interrupt::MAX_THREADS, thread_count(None)?))
 }
 
+/// Which compilation the slice kernels run on this CPU (`pbgi_fast::simd_path`).
+#[pyfunction]
+pub fn fast_simd_path() -> &'static str {
+    pbgi_fast::simd_path()
+}
+
 fast_values! {
     /// `pbgi_fast::h` elementwise.
     fast_h => h(z);

@@ -82,7 +82,9 @@ pub const MIN_PER_THREAD: usize = 16_384;
 /// `ValueError` naming `threads` for 0 or more than [`MAX_THREADS`].
 pub fn thread_count(threads: Option<usize>) -> PyResult<usize> {
     match threads {
-        None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
+        None => Ok(std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(MAX_THREADS)),
         Some(t) if (1..=MAX_THREADS).contains(&t) => Ok(t),
         Some(t) => Err(pyo3::exceptions::PyValueError::new_err(format!(
             "threads={t}: expected an integer from 1 to {MAX_THREADS} (leave it out for all cores)"

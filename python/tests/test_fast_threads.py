@@ -164,6 +164,7 @@ def test_bad_thread_counts_are_errors_naming_threads(threads, error):
 
 def test_good_thread_counts():
     assert 1 <= fast.DEFAULT_THREADS <= fast.MAX_THREADS == 1024
+    assert fast.SIMD_PATH in ("avx512f+avx512vl", "avx512f", "avx2+fma", "portable")
     for threads in [1, np.int64(2), np.uint8(3), fast.MAX_THREADS, None]:
         assert fast.ei(0.0, 1.0, 0.0, threads=threads) == pbgi.fast.ei(0.0, 1.0, 0.0)
     # More threads than elements: fewer run, nothing breaks.
