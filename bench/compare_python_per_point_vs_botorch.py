@@ -18,7 +18,9 @@ Run through `bench/run`; options: --rounds R, --points N (the threads table's si
 `docs/results/compare_python_per_point_vs_botorch.md`. Never part of the test command.
 """
 import os
+import resource
 import sys
+import time
 
 import numpy as np
 
@@ -43,7 +45,6 @@ except ImportError as error:
     sys.exit(f"compare_python_per_point_vs_botorch.py: cannot import pbgi ({error}); "
              "run `bash setup.sh` first")
 
-import time
 
 
 def points(n):
@@ -53,15 +54,26 @@ def points(n):
     return mu, sigma, y
 
 
-def interleaved(rounds, calls):
+def cpu_seconds():
+    """This process's CPU time so far (user + system, all threads), in seconds."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def interleaved(rounds, calls, cpu=None):
     """The shortest wall time of each of `calls` (name -> function) over `rounds` rounds, the
-    calls one after the other within a round; seconds."""
+    calls one after the other within a round; seconds. With a dict `cpu`, also the CPU time of
+    the process during each call's shortest run (how many cores it really used)."""
     best = {name: float("inf") for name in calls}
     for _ in range(rounds):
         for name, f in calls.items():
-            t = time.perf_counter()
+            c, t = cpu_seconds(), time.perf_counter()
             f()
-            best[name] = min(best[name], time.perf_counter() - t)
+            wall, used = time.perf_counter() - t, cpu_seconds() - c
+            if wall < best[name]:
+                best[name] = wall
+                if cpu is not None:
+                    cpu[name] = used
     return best
 
 
@@ -122,11 +134,14 @@ def main():
         calls[("ei", k)] = lambda k=k: pbgi.fast.ei(mu, sigma, y, out=out, threads=k)
         calls[("log_ei", k)] = lambda k=k: pbgi.fast.log_ei(mu, sigma, y, out=out, threads=k)
         calls[("pbgi", k)] = lambda k=k: pbgi.fast.pbgi(mu, sigma, cost, out=out, threads=k)
-    t = interleaved(a.rounds, calls)
+    cpu = {}
+    t = interleaved(a.rounds, calls, cpu)
     lines += [
         "",
-        f"`threads=`, {n:.0e} points (`DEFAULT_THREADS` = {cores}): ns/point, and the speed-up "
-        "over 1 thread (target: at least 0.8 × threads):",
+        f"`threads=`, {n:.0e} points (`DEFAULT_THREADS` = {cores}): ns/point, the speed-up "
+        "over 1 thread (target: at least 0.8 × threads) and, in brackets, the process's CPU "
+        "time over the wall time of that run (the cores it really had: below the thread count, "
+        "other work shared the cores):",
         "",
         "| function | " + " | ".join(f"{k} thread{'s' if k > 1 else ''}" for k in counts) + " |",
         "|---|" + "---|" * len(counts),
@@ -135,7 +150,8 @@ def main():
     for key, label in names.items():
         one = t[(key, 1)]
         cells = [f"{t[(key, k)] * 1e9 / n:.2f}"
-                 + ("" if k == 1 else f" ({one / t[(key, k)]:.2f}×)") for k in counts]
+                 + ("" if k == 1 else f" ({one / t[(key, k)]:.2f}×)")
+                 + f" [{cpu[(key, k)] / t[(key, k)]:.2f}]" for k in counts]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     table = "\n".join(lines) + "\n"
     print(table)
