@@ -5,8 +5,9 @@ BoTorch's float64 EI / LogEI path (`sigma * _ei_helper(u)`, `_log_ei_helper(u) +
 torch tensors, and the papers' 100-step PBGI bisection written in torch. Ours: `pbgi.fast.ei`,
 `pbgi.fast.log_ei`, `pbgi.fast.pbgi` on numpy arrays (contiguous float64, so no copy), writing
 into a preallocated `out=` array as the torch peers write into fresh tensors, and once more
-without `out=` (a fresh result array per call). Everything on 1 thread; each time is the minimum
-over REPEATS runs (the torch bisection: 1 run), in ns per point.
+without `out=` (a fresh result array per call). Everything on 1 thread (`threads=1`: `pbgi.fast`
+uses every core by default); each time is the minimum over REPEATS runs (the torch bisection:
+1 run), in ns per point.
 
 The package is the one `bash setup.sh` builds into python/pbgi/ (an abi3 extension, so the
 benchmark environment's Python imports it from there). Run through `bench/run`; options:
@@ -64,12 +65,12 @@ def main():
         return best_time(repeats, f) * 1e9 / n
 
     ours = {
-        "ei": per_point(a.repeats, lambda: pbgi.fast.ei(mu, sigma, y, out=out)),
-        "log_ei": per_point(a.repeats, lambda: pbgi.fast.log_ei(mu, sigma, y, out=out)),
-        "pbgi": per_point(a.repeats, lambda: pbgi.fast.pbgi(mu, sigma, cost, out=out)),
-        "ei (new array)": per_point(a.repeats, lambda: pbgi.fast.ei(mu, sigma, y)),
-        "log_ei (new array)": per_point(a.repeats, lambda: pbgi.fast.log_ei(mu, sigma, y)),
-        "pbgi (new array)": per_point(a.repeats, lambda: pbgi.fast.pbgi(mu, sigma, cost)),
+        "ei": per_point(a.repeats, lambda: pbgi.fast.ei(mu, sigma, y, out=out, threads=1)),
+        "log_ei": per_point(a.repeats, lambda: pbgi.fast.log_ei(mu, sigma, y, out=out, threads=1)),
+        "pbgi": per_point(a.repeats, lambda: pbgi.fast.pbgi(mu, sigma, cost, out=out, threads=1)),
+        "ei (new array)": per_point(a.repeats, lambda: pbgi.fast.ei(mu, sigma, y, threads=1)),
+        "log_ei (new array)": per_point(a.repeats, lambda: pbgi.fast.log_ei(mu, sigma, y, threads=1)),
+        "pbgi (new array)": per_point(a.repeats, lambda: pbgi.fast.pbgi(mu, sigma, cost, threads=1)),
     }
     tm, ts, tc = (torch.from_numpy(v) for v in (mu, sigma, cost))
     ty = torch.tensor(y, dtype=torch.float64)

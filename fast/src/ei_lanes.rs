@@ -13,7 +13,7 @@
 //! Above `z = 20` the scalar kernel returns `dhi + dlo` (`crate::scaled_h::Z_BEYOND`), and so
 //! do the lanes.
 use crate::exp_reduced::exp_neg_reduced;
-use crate::lanes::{for_each_x4, lanes_entry, two_prod, two_square, two_sum, Lanes};
+use crate::lanes::{for_each_x4, lanes_entry, two_prod, two_square, two_sum, Lanes, Threshold};
 use crate::scaled_h::Z_BEYOND;
 use crate::slice_length::SliceLengthError;
 use crate::tail_lanes::{p_tail_sq, TailLanes};
@@ -28,12 +28,8 @@ pub(crate) struct StandardLanes<V> {
 }
 
 #[inline(always)]
-pub(crate) fn standardize<const N: usize, V: Lanes<N>>(
-    mu: V,
-    sigma: V,
-    y: f64,
-) -> StandardLanes<V> {
-    let (dhi, dlo) = two_sum(V::splat(y), -mu);
+pub(crate) fn standardize<const N: usize, V: Lanes<N>>(mu: V, sigma: V, y: V) -> StandardLanes<V> {
+    let (dhi, dlo) = two_sum(y, -mu);
     let inv = V::splat(1.0) / sigma;
     let zhi = dhi * inv;
     let (p, e) = two_prod(zhi, sigma);
@@ -108,7 +104,7 @@ pub(crate) fn ei_kernel<const N: usize, V: Lanes<N>>(
 
 /// EI for a group of lanes and which lanes it settled (the others are left to the scalar code).
 #[inline(always)]
-pub(crate) fn ei_x4<const N: usize, V: Lanes<N>>(mu: V, sigma: V, y: f64) -> (V, V::Mask) {
+pub(crate) fn ei_x4<const N: usize, V: Lanes<N>>(mu: V, sigma: V, y: V) -> (V, V::Mask) {
     let s = standardize(mu, sigma, y);
     let m = ei_masks(&s, sigma);
     // |z| on kernel lanes, a harmless 1 elsewhere (keeps the table rows in range).
@@ -124,19 +120,20 @@ pub(crate) fn ei_x4<const N: usize, V: Lanes<N>>(mu: V, sigma: V, y: f64) -> (V,
     (value, m.ok & (m.kernel | m.beyond | m.zero))
 }
 
-/// `out[i] = ei(mu[i], sigma[i], y)` (equal lengths, checked by the caller).
+/// `out[i] = ei(mu[i], sigma[i], y)`, or `y[i]` for one threshold per point (equal lengths,
+/// checked by the caller).
 #[inline(always)]
 pub(crate) fn ei_lanes_kernel<const N: usize, V: Lanes<N>>(
     mu: &[f64],
     sigma: &[f64],
-    y: f64,
+    y: impl Threshold,
     out: &mut [f64],
 ) {
     for_each_x4(
         out,
         #[inline(always)]
-        |i| ei_x4(V::load(mu, i), V::load(sigma, i), y),
-        |i| crate::ei::ei(mu[i], sigma[i], y),
+        |i| ei_x4(V::load(mu, i), V::load(sigma, i), y.lanes(i)),
+        |i| crate::ei::ei(mu[i], sigma[i], y.at(i)),
     );
 }
 
@@ -144,6 +141,13 @@ lanes_entry! {
     /// [`crate::ei`] over slices, eight or four lanes at a time (instruction set chosen at run
     /// time).
     fn ei_lanes(mu: &[f64], sigma: &[f64], y: f64, out: &mut [f64]) => any width: ei_lanes_kernel
+}
+
+lanes_entry! {
+    /// [`crate::ei`] over slices with one threshold per point, eight or four lanes at a time
+    /// (instruction set chosen at run time).
+    fn ei_lanes_per_point(mu: &[f64], sigma: &[f64], y: &[f64], out: &mut [f64])
+        => any width: ei_lanes_kernel
 }
 
 /// [`ei`](crate::ei) over slices: `out[i] = ei(mu[i], sigma[i], y)`, bit for bit. No allocation.
@@ -164,5 +168,35 @@ pub fn ei_slice(
 ) -> Result<(), SliceLengthError> {
     SliceLengthError::check(&[("mu", mu.len()), ("sigma", sigma.len()), ("out", out.len())])?;
     crate::ei_lanes::ei_lanes(mu, sigma, y, out);
+    Ok(())
+}
+
+/// [`ei`](crate::ei) over slices with one threshold per point: `out[i] = ei(mu[i], sigma[i],
+/// y[i])`, bit for bit. No allocation.
+///
+/// The per-point form of [`ei_slice`](crate::ei_slice) (an incumbent per candidate, as in a
+/// batch of BO problems): the same lanes, eight points at a time with AVX-512F and FMA, four
+/// with AVX2 and FMA, when the CPU has them (chosen at run time, see [`crate::simd_path`]),
+/// else four with the baseline instruction set, each lane with its own `y`; rare regions fall
+/// back to [`ei`](crate::ei) lane by lane as there. Every path gives the bits of
+/// [`ei`](crate::ei) (`fast/src/ei_lanes.rs`, tested on every compilation in
+/// `fast/src/lanes_tests.rs`).
+///
+/// # Errors
+/// [`SliceLengthError`] (and `out` untouched) unless `mu`, `sigma`, `y` and `out` have equal
+/// lengths.
+pub fn ei_slice_per_point(
+    mu: &[f64],
+    sigma: &[f64],
+    y: &[f64],
+    out: &mut [f64],
+) -> Result<(), SliceLengthError> {
+    SliceLengthError::check(&[
+        ("mu", mu.len()),
+        ("sigma", sigma.len()),
+        ("y", y.len()),
+        ("out", out.len()),
+    ])?;
+    crate::ei_lanes::ei_lanes_per_point(mu, sigma, y, out);
     Ok(())
 }

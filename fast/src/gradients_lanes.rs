@@ -14,7 +14,7 @@ use crate::consts::FRAC_1_SQRT_2PI;
 use crate::ei_lanes::{ei_kernel, ei_x4, StandardLanes};
 use crate::gradients::cost_derivative_below;
 use crate::lanes::two_square;
-use crate::lanes::{lanes_entry, LaneMask, Lanes, LANES};
+use crate::lanes::{lanes_entry, LaneMask, Lanes, Threshold, LANES};
 use crate::log_ei_lanes::log_ei_x4;
 use crate::pbgi_lanes::{chunks, index_x4, solve_chunk};
 use crate::slice_length::SliceLengthError;
@@ -151,8 +151,8 @@ fn ei_derivatives<V: Lanes>(z: V) -> (V, V) {
 /// holds wherever `z ≥ -2^16`). (The value kernel is not passed in as a function: a call
 /// through a function value would not inherit the kernel's instruction set.)
 #[inline(always)]
-fn settled_z<V: Lanes>(m: V, s: V, y: f64, ok: V::Mask, z_max: f64) -> (V, V::Mask) {
-    let z = (V::splat(y) - m) / s;
+fn settled_z<V: Lanes>(m: V, s: V, y: V, ok: V::Mask, z_max: f64) -> (V, V::Mask) {
+    let z = (y - m) / s;
     let ok = ok & z.ge(-65536.0) & z.le(z_max);
     (V::select(ok, z, V::splat(0.0)), ok)
 }
@@ -163,39 +163,38 @@ fn settled_z<V: Lanes>(m: V, s: V, y: f64, ok: V::Mask, z_max: f64) -> (V, V::Ma
 pub(crate) fn ei_grad_x4<V: Lanes>(
     mu: &[f64],
     sigma: &[f64],
-    y: f64,
+    y: impl Threshold,
     i: usize,
 ) -> ([V; 3], V::Mask) {
-    let (m, s) = (V::load(mu, i), V::load(sigma, i));
+    let (m, s, y) = (V::load(mu, i), V::load(sigma, i), y.lanes(i));
     let (v, ok) = ei_x4(m, s, y);
     let (z, ok) = settled_z(m, s, y, ok, f64::INFINITY);
     let (dm, ds) = ei_derivatives(z);
     ([v, dm, ds], ok)
 }
 
-/// `ei_grad` over slices (equal lengths, checked by the caller).
+/// `ei_grad` over slices, one threshold or one per point (equal lengths, checked by the
+/// caller).
 #[inline(always)]
 pub(crate) fn ei_grad_lanes_kernel<V: Lanes>(
     mu: &[f64],
     sigma: &[f64],
-    y: f64,
+    y: impl Threshold,
     value: &mut [f64],
     d_mu: &mut [f64],
     d_sigma: &mut [f64],
 ) {
     let n = mu.len();
-    let scalar = |mu: f64, sigma: f64| {
-        let g = crate::gradients::ei_grad(mu, sigma, y);
+    let scalar = |j: usize| {
+        let g = crate::gradients::ei_grad(mu[j], sigma[j], y.at(j));
         [g.value, g.d_mu, g.d_sigma]
     };
     for i in (0..n - n % LANES).step_by(LANES) {
         let (v, ok) = ei_grad_x4::<V>(mu, sigma, y, i);
-        store3::<V>([&mut *value, &mut *d_mu, &mut *d_sigma], i, v, ok, |j| {
-            scalar(mu[j], sigma[j])
-        });
+        store3::<V>([&mut *value, &mut *d_mu, &mut *d_sigma], i, v, ok, &scalar);
     }
     for j in n - n % LANES..n {
-        [value[j], d_mu[j], d_sigma[j]] = scalar(mu[j], sigma[j]);
+        [value[j], d_mu[j], d_sigma[j]] = scalar(j);
     }
 }
 
@@ -241,39 +240,38 @@ fn log_ei_derivatives<V: Lanes>(z: V, sigma: V) -> (V, V) {
 pub(crate) fn log_ei_grad_x4<V: Lanes>(
     mu: &[f64],
     sigma: &[f64],
-    y: f64,
+    y: impl Threshold,
     i: usize,
 ) -> ([V; 3], V::Mask) {
-    let (m, s) = (V::load(mu, i), V::load(sigma, i));
+    let (m, s, y) = (V::load(mu, i), V::load(sigma, i), y.lanes(i));
     let (v, ok) = log_ei_x4(m, s, y);
     let (z, ok) = settled_z(m, s, y, ok, 20.0);
     let (dm, ds) = log_ei_derivatives(z, s);
     ([v, dm, ds], ok)
 }
 
-/// `log_ei_grad` over slices (equal lengths, checked by the caller).
+/// `log_ei_grad` over slices, one threshold or one per point (equal lengths, checked by the
+/// caller).
 #[inline(always)]
 pub(crate) fn log_ei_grad_lanes_kernel<V: Lanes>(
     mu: &[f64],
     sigma: &[f64],
-    y: f64,
+    y: impl Threshold,
     value: &mut [f64],
     d_mu: &mut [f64],
     d_sigma: &mut [f64],
 ) {
     let n = mu.len();
-    let scalar = |mu: f64, sigma: f64| {
-        let g = crate::gradients::log_ei_grad(mu, sigma, y);
+    let scalar = |j: usize| {
+        let g = crate::gradients::log_ei_grad(mu[j], sigma[j], y.at(j));
         [g.value, g.d_mu, g.d_sigma]
     };
     for i in (0..n - n % LANES).step_by(LANES) {
         let (v, ok) = log_ei_grad_x4::<V>(mu, sigma, y, i);
-        store3::<V>([&mut *value, &mut *d_mu, &mut *d_sigma], i, v, ok, |j| {
-            scalar(mu[j], sigma[j])
-        });
+        store3::<V>([&mut *value, &mut *d_mu, &mut *d_sigma], i, v, ok, &scalar);
     }
     for j in n - n % LANES..n {
-        [value[j], d_mu[j], d_sigma[j]] = scalar(mu[j], sigma[j]);
+        [value[j], d_mu[j], d_sigma[j]] = scalar(j);
     }
 }
 
@@ -314,6 +312,32 @@ lanes_entry! {
         d_mu: &mut [f64],
         d_sigma: &mut [f64],
     ) => ei_grad_lanes_kernel
+}
+
+lanes_entry! {
+    /// [`crate::ei_grad`] over slices with one threshold per point, four lanes at a time
+    /// (instruction set chosen at run time).
+    fn ei_grad_lanes_per_point(
+        mu: &[f64],
+        sigma: &[f64],
+        y: &[f64],
+        value: &mut [f64],
+        d_mu: &mut [f64],
+        d_sigma: &mut [f64],
+    ) => ei_grad_lanes_kernel
+}
+
+lanes_entry! {
+    /// [`crate::log_ei_grad`] over slices with one threshold per point, four lanes at a time
+    /// (instruction set chosen at run time).
+    fn log_ei_grad_lanes_per_point(
+        mu: &[f64],
+        sigma: &[f64],
+        y: &[f64],
+        value: &mut [f64],
+        d_mu: &mut [f64],
+        d_sigma: &mut [f64],
+    ) => log_ei_grad_lanes_kernel
 }
 
 /// [`ei_grad`](crate::ei_grad) over slices, structure of arrays: `value[i]`, `d_mu[i]`, `d_sigma[i]` of
@@ -365,6 +389,56 @@ pub fn log_ei_grad_slice(
     Ok(())
 }
 
+/// [`ei_grad`](crate::ei_grad) over slices with one threshold per point: `value[i]`,
+/// `d_mu[i]`, `d_sigma[i]` of `ei_grad(mu[i], sigma[i], y[i])`, bit for bit. No allocation.
+///
+/// The per-point form of [`ei_grad_slice`](crate::ei_grad_slice): the same four lanes (AVX2
+/// and FMA when the CPU has them, chosen at run time, see [`crate::simd_path`]; else the
+/// baseline instruction set), each lane with its own `y`; points those lanes leave out (and
+/// `z < -2^16`) fall back to [`ei_grad`](crate::ei_grad). Every path gives the bits of
+/// [`ei_grad`](crate::ei_grad) (`fast/src/gradients_lanes.rs`, tested in
+/// `fast/src/lanes_tests.rs` on every compilation).
+///
+/// # Errors
+/// [`SliceLengthError`] (and nothing written) unless all slices have equal lengths.
+pub fn ei_grad_slice_per_point(
+    mu: &[f64],
+    sigma: &[f64],
+    y: &[f64],
+    value: &mut [f64],
+    d_mu: &mut [f64],
+    d_sigma: &mut [f64],
+) -> Result<(), SliceLengthError> {
+    check_grad_lengths_per_point(mu, sigma, y, value, d_mu, d_sigma)?;
+    crate::gradients_lanes::ei_grad_lanes_per_point(mu, sigma, y, value, d_mu, d_sigma);
+    Ok(())
+}
+
+/// [`log_ei_grad`](crate::log_ei_grad) over slices with one threshold per point: `value[i]`,
+/// `d_mu[i]`, `d_sigma[i]` of `log_ei_grad(mu[i], sigma[i], y[i])`, bit for bit. No
+/// allocation.
+///
+/// The per-point form of [`log_ei_grad_slice`](crate::log_ei_grad_slice): the same four lanes,
+/// each with its own `y`; points those lanes leave out (and `z` outside `[-2^16, 20]`) fall
+/// back to [`log_ei_grad`](crate::log_ei_grad). Every path gives the bits of
+/// [`log_ei_grad`](crate::log_ei_grad) (`fast/src/gradients_lanes.rs`, tested in
+/// `fast/src/lanes_tests.rs` on every compilation).
+///
+/// # Errors
+/// [`SliceLengthError`] (and nothing written) unless all slices have equal lengths.
+pub fn log_ei_grad_slice_per_point(
+    mu: &[f64],
+    sigma: &[f64],
+    y: &[f64],
+    value: &mut [f64],
+    d_mu: &mut [f64],
+    d_sigma: &mut [f64],
+) -> Result<(), SliceLengthError> {
+    check_grad_lengths_per_point(mu, sigma, y, value, d_mu, d_sigma)?;
+    crate::gradients_lanes::log_ei_grad_lanes_per_point(mu, sigma, y, value, d_mu, d_sigma);
+    Ok(())
+}
+
 /// [`pbgi_grad`](crate::pbgi_grad) over slices, structure of arrays (`∂g/∂μ = 1` is not written), bit for bit.
 /// No allocation.
 ///
@@ -406,6 +480,24 @@ fn check_grad_lengths(
     SliceLengthError::check(&[
         ("mu", mu.len()),
         ("sigma", sigma.len()),
+        ("value", value.len()),
+        ("d_mu", d_mu.len()),
+        ("d_sigma", d_sigma.len()),
+    ])
+}
+
+fn check_grad_lengths_per_point(
+    mu: &[f64],
+    sigma: &[f64],
+    y: &[f64],
+    value: &[f64],
+    d_mu: &[f64],
+    d_sigma: &[f64],
+) -> Result<(), SliceLengthError> {
+    SliceLengthError::check(&[
+        ("mu", mu.len()),
+        ("sigma", sigma.len()),
+        ("y", y.len()),
         ("value", value.len()),
         ("d_mu", d_mu.len()),
         ("d_sigma", d_sigma.len()),

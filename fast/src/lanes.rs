@@ -95,6 +95,39 @@ pub(crate) trait Lanes<const N: usize = LANES>:
     }
 }
 
+/// The threshold `y` of the EI kernels (EI, LogEI, LogEIPC and their gradients): one value
+/// for every point (`f64`, the BO case of one incumbent) or one per point (`&[f64]`, as long as
+/// the other slices). The kernels are written once over it; a lane's `y` is the same `f64`
+/// either way (splatted or loaded), so both forms give the bits of the scalar functions.
+pub(crate) trait Threshold: Copy {
+    /// The thresholds of the points `i..i + N`.
+    fn lanes<const N: usize, V: Lanes<N>>(self, i: usize) -> V;
+    /// The threshold of point `i`.
+    fn at(self, i: usize) -> f64;
+}
+
+impl Threshold for f64 {
+    #[inline(always)]
+    fn lanes<const N: usize, V: Lanes<N>>(self, _: usize) -> V {
+        V::splat(self)
+    }
+    #[inline(always)]
+    fn at(self, _: usize) -> f64 {
+        self
+    }
+}
+
+impl Threshold for &[f64] {
+    #[inline(always)]
+    fn lanes<const N: usize, V: Lanes<N>>(self, i: usize) -> V {
+        V::load(self, i)
+    }
+    #[inline(always)]
+    fn at(self, i: usize) -> f64 {
+        self[i]
+    }
+}
+
 /// The portable lanes: a plain `[f64; 4]`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct F64x4(pub [f64; LANES]);

@@ -8,7 +8,7 @@ use crate::gradients_lanes::{
     ei_grad_lanes_kernel, ei_grad_x4, log_ei_grad_lanes_kernel, log_ei_grad_x4,
     pbgi_grad_lanes_kernel,
 };
-use crate::lanes::{F64x4, LaneMask, Lanes, LANES};
+use crate::lanes::{F64x4, LaneMask, Lanes, Threshold, LANES};
 use crate::log_ei_lanes::{log_ei_lanes_kernel, log_ei_x4, log_eipc_lanes_kernel, log_eipc_x4};
 use crate::pbgi_lanes::{chunks, index_x4, pbgi_lanes_kernel, pbgi_regimes, solve_chunk};
 use rand::{Rng, SeedableRng};
@@ -77,6 +77,32 @@ pub(crate) fn inputs(rng: &mut ChaCha8Rng, n: usize) -> (f64, Vec<f64>, Vec<f64>
     (y, mu, sigma, cost)
 }
 
+/// `n` points with one threshold each: runs of 1 to 9 points from [`inputs`] (each run its own
+/// `y`, so neighbouring lanes of one group differ in `y`), and now and then a special `y`
+/// (zeros, NaN, infinities, huge and tiny values) on one point.
+pub(crate) fn per_point_inputs(
+    rng: &mut ChaCha8Rng,
+    n: usize,
+) -> (Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>) {
+    let (mut ys, mut mu, mut sigma, mut cost) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    while mu.len() < n {
+        let run = rng.gen_range(1..10).min(n - mu.len());
+        let (y, m, s, c) = inputs(rng, run);
+        for k in 0..run {
+            let special = rng.gen_range(0..20) == 0;
+            ys.push(if special {
+                SPECIALS[rng.gen_range(0..SPECIALS.len())]
+            } else {
+                y
+            });
+            mu.push(m[k]);
+            sigma.push(s[k]);
+            cost.push(c[k]);
+        }
+    }
+    (ys, mu, sigma, cost)
+}
+
 fn assert_same(
     path: &str,
     function: &str,
@@ -114,7 +140,7 @@ fn describe_point(mu: &[f64], sigma: &[f64], y: Option<f64>, cost: &[f64], i: us
 }
 
 /// Every lane kernel against its scalar function for one input set, on the lanes `V`.
-fn compare<V: Lanes>(path: &str, y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
+fn compare<V: Lanes>(path: &str, y: impl Threshold, mu: &[f64], sigma: &[f64], cost: &[f64]) {
     compare_any_width::<LANES, V>(path, y, mu, sigma, cost);
     compare_gradients::<V>(path, y, mu, sigma, cost);
     compare_pbgi::<V>(path, mu, sigma, cost);
@@ -124,38 +150,46 @@ fn compare<V: Lanes>(path: &str, y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]
 /// functions, on the lanes `V`.
 fn compare_any_width<const N: usize, V: Lanes<N>>(
     path: &str,
-    y: f64,
+    y: impl Threshold,
     mu: &[f64],
     sigma: &[f64],
     cost: &[f64],
 ) {
     let n = mu.len();
-    let args = |i: usize| describe_point(mu, sigma, Some(y), cost, i);
+    let args = |i: usize| describe_point(mu, sigma, Some(y.at(i)), cost, i);
     let mut got = vec![0.0; n];
     ei_lanes_kernel::<N, V>(mu, sigma, y, &mut got);
-    let want: Vec<f64> = (0..n).map(|i| crate::ei::ei(mu[i], sigma[i], y)).collect();
+    let want: Vec<f64> = (0..n)
+        .map(|i| crate::ei::ei(mu[i], sigma[i], y.at(i)))
+        .collect();
     assert_same(path, "ei", &got, &want, args);
     log_ei_lanes_kernel::<N, V>(mu, sigma, y, &mut got);
     let want: Vec<f64> = (0..n)
-        .map(|i| crate::log_ei::log_ei(mu[i], sigma[i], y))
+        .map(|i| crate::log_ei::log_ei(mu[i], sigma[i], y.at(i)))
         .collect();
     assert_same(path, "log_ei", &got, &want, args);
     log_eipc_lanes_kernel::<N, V>(mu, sigma, y, cost, &mut got);
     let want: Vec<f64> = (0..n)
-        .map(|i| crate::log_eipc::log_eipc(mu[i], sigma[i], y, cost[i]))
+        .map(|i| crate::log_eipc::log_eipc(mu[i], sigma[i], y.at(i), cost[i]))
         .collect();
     assert_same(path, "log_eipc", &got, &want, args);
 }
 
 /// The gradient lane kernels against the scalar gradients, on the lanes `V`.
-fn compare_gradients<V: Lanes>(path: &str, y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
+fn compare_gradients<V: Lanes>(
+    path: &str,
+    y: impl Threshold,
+    mu: &[f64],
+    sigma: &[f64],
+    cost: &[f64],
+) {
     let n = mu.len();
-    let args = |i: usize| describe_point(mu, sigma, Some(y), cost, i);
+    let args = |i: usize| describe_point(mu, sigma, Some(y.at(i)), cost, i);
     let mut got = vec![0.0; n];
     let (mut d_mu, mut d_sigma) = (vec![0.0; n], vec![0.0; n]);
     ei_grad_lanes_kernel::<V>(mu, sigma, y, &mut got, &mut d_mu, &mut d_sigma);
     let want: Vec<_> = (0..n)
-        .map(|i| crate::gradients::ei_grad(mu[i], sigma[i], y))
+        .map(|i| crate::gradients::ei_grad(mu[i], sigma[i], y.at(i)))
         .collect();
     let field = |f: fn(&crate::EiGrad) -> f64| want.iter().map(f).collect::<Vec<_>>();
     assert_same(path, "ei_grad.value", &got, &field(|g| g.value), args);
@@ -169,7 +203,7 @@ fn compare_gradients<V: Lanes>(path: &str, y: f64, mu: &[f64], sigma: &[f64], co
     );
     log_ei_grad_lanes_kernel::<V>(mu, sigma, y, &mut got, &mut d_mu, &mut d_sigma);
     let want: Vec<_> = (0..n)
-        .map(|i| crate::gradients::log_ei_grad(mu[i], sigma[i], y))
+        .map(|i| crate::gradients::log_ei_grad(mu[i], sigma[i], y.at(i)))
         .collect();
     let field = |f: fn(&crate::EiGrad) -> f64| want.iter().map(f).collect::<Vec<_>>();
     assert_same(path, "log_ei_grad.value", &got, &field(|g| g.value), args);
@@ -219,21 +253,21 @@ fn compare_pbgi<V: Lanes>(path: &str, mu: &[f64], sigma: &[f64], cost: &[f64]) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 #[allow(unsafe_code)]
-unsafe fn compare_avx2(y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
+unsafe fn compare_avx2(y: impl Threshold, mu: &[f64], sigma: &[f64], cost: &[f64]) {
     compare::<crate::lanes::Avx4>("avx2+fma", y, mu, sigma, cost)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,avx512f,avx512vl")]
 #[allow(unsafe_code)]
-unsafe fn compare_avx512vl(y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
+unsafe fn compare_avx512vl(y: impl Threshold, mu: &[f64], sigma: &[f64], cost: &[f64]) {
     compare::<crate::lanes::Avx4>("avx2+fma+avx512vl", y, mu, sigma, cost)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,avx512f")]
 #[allow(unsafe_code)]
-unsafe fn compare_avx512f(y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
+unsafe fn compare_avx512f(y: impl Threshold, mu: &[f64], sigma: &[f64], cost: &[f64]) {
     compare_any_width::<8, crate::lanes::Avx8>("avx512f (eight lanes)", y, mu, sigma, cost)
 }
 
@@ -407,6 +441,90 @@ fn lane_kernels_equal_the_scalar_functions_bit_for_bit() {
     }
 }
 
+/// The per-point forms: each lane with its own threshold, on every compilation, against the
+/// scalar functions at `y[i]`; lengths with every remainder modulo 16, and short slices.
+#[test]
+fn per_point_lane_kernels_equal_the_scalar_functions_bit_for_bit() {
+    println!("seed {:#x}", SEED ^ 6);
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 6);
+    for round in 0..24 {
+        let (y, mu, sigma, cost) = per_point_inputs(&mut rng, 10_000 + round % 16);
+        compare_on_every_path(&y[..], &mu, &sigma, &cost);
+    }
+    for n in 0..20 {
+        let (y, mu, sigma, cost) = per_point_inputs(&mut rng, n);
+        compare_on_every_path(&y[..], &mu, &sigma, &cost);
+    }
+    // The chosen points with thresholds of their own (one the other points' y = 1).
+    let y = [1.0, 0.25, 1.0, -3.0, 1.0, 40.0, 1.0, 0.5];
+    let mu = [-9e-17, 0.5, -9e-17, -1.0, -9e-17, 1.5, -9e-17, 0.0];
+    let sigma = [1e-3, 1.0, 1e-2, 0.5, 0.04, 2.0, 1e-90, 0.3];
+    let cost = [0.5, 0.1, 1.0, 2.0, 1e-3, 0.7, 1.0, 0.2];
+    compare_on_every_path(&y[..], &mu, &sigma, &cost);
+}
+
+/// The public per-point slices (the run-time choice of compilation) give the scalar bits, and
+/// report mismatched lengths, `y`'s among them, without writing.
+#[test]
+fn the_public_per_point_slices_equal_the_scalar_functions() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 7);
+    let (y, mu, sigma, cost) = per_point_inputs(&mut rng, 4099);
+    let path = crate::simd_path();
+    let n = mu.len();
+    let mut out = vec![0.0; n];
+    let args = |i: usize| format!("index {i}");
+    crate::ei_slice_per_point(&mu, &sigma, &y, &mut out).unwrap();
+    let want: Vec<f64> = (0..n)
+        .map(|i| crate::ei::ei(mu[i], sigma[i], y[i]))
+        .collect();
+    assert_same(path, "ei_slice_per_point", &out, &want, args);
+    crate::log_ei_slice_per_point(&mu, &sigma, &y, &mut out).unwrap();
+    let want: Vec<f64> = (0..n)
+        .map(|i| crate::log_ei::log_ei(mu[i], sigma[i], y[i]))
+        .collect();
+    assert_same(path, "log_ei_slice_per_point", &out, &want, args);
+    crate::log_eipc_slice_per_point(&mu, &sigma, &y, &cost, &mut out).unwrap();
+    let want: Vec<f64> = (0..n)
+        .map(|i| crate::log_eipc::log_eipc(mu[i], sigma[i], y[i], cost[i]))
+        .collect();
+    assert_same(path, "log_eipc_slice_per_point", &out, &want, args);
+    let (mut d1, mut d2) = (vec![0.0; n], vec![0.0; n]);
+    crate::ei_grad_slice_per_point(&mu, &sigma, &y, &mut out, &mut d1, &mut d2).unwrap();
+    for i in 0..n {
+        let g = crate::gradients::ei_grad(mu[i], sigma[i], y[i]);
+        let want = [g.value, g.d_mu, g.d_sigma];
+        assert_same(
+            path,
+            "ei_grad_slice_per_point",
+            &[out[i], d1[i], d2[i]],
+            &want,
+            |_| format!("index {i}"),
+        );
+    }
+    crate::log_ei_grad_slice_per_point(&mu, &sigma, &y, &mut out, &mut d1, &mut d2).unwrap();
+    for i in 0..n {
+        let g = crate::gradients::log_ei_grad(mu[i], sigma[i], y[i]);
+        let want = [g.value, g.d_mu, g.d_sigma];
+        assert_same(
+            path,
+            "log_ei_grad_slice_per_point",
+            &[out[i], d1[i], d2[i]],
+            &want,
+            |_| format!("index {i}"),
+        );
+    }
+    // A short y: an error naming it, and nothing written.
+    let mut untouched = vec![7.0; n];
+    let e = crate::ei_slice_per_point(&mu, &sigma, &y[1..], &mut untouched).unwrap_err();
+    assert!(e.to_string().contains(&format!("y={}", n - 1)), "{e}");
+    let e = crate::log_eipc_slice_per_point(&mu, &sigma, &y[1..], &cost, &mut untouched);
+    assert!(e.is_err());
+    let e =
+        crate::log_ei_grad_slice_per_point(&mu, &sigma, &y[1..], &mut untouched, &mut d1, &mut d2);
+    assert!(e.is_err());
+    assert!(untouched.iter().all(|&v| v == 7.0));
+}
+
 #[test]
 fn the_public_slices_equal_the_scalar_functions() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 1);
@@ -497,9 +615,10 @@ fn the_lanes_settle_most_bo_like_points() {
             F64x4::load(&sigma, i),
             F64x4::load(&cost, i),
         );
-        ei += count(ei_x4(m, s, y).1);
-        log_ei += count(log_ei_x4(m, s, y).1);
-        log_eipc += count(log_eipc_x4(m, s, y, c).1);
+        let yv = F64x4::splat(y);
+        ei += count(ei_x4(m, s, yv).1);
+        log_ei += count(log_ei_x4(m, s, yv).1);
+        log_eipc += count(log_eipc_x4(m, s, yv, c).1);
         ei_grad += count(ei_grad_x4::<F64x4>(&mu, &sigma, y, i).1);
         log_ei_grad += count(log_ei_grad_x4::<F64x4>(&mu, &sigma, y, i).1);
     }
@@ -538,7 +657,7 @@ fn the_lanes_settle_most_bo_like_points() {
 }
 
 /// [`compare`] on every compilation this CPU has.
-fn compare_on_every_path(y: f64, mu: &[f64], sigma: &[f64], cost: &[f64]) {
+fn compare_on_every_path(y: impl Threshold, mu: &[f64], sigma: &[f64], cost: &[f64]) {
     compare::<F64x4>("portable", y, mu, sigma, cost);
     #[cfg(target_arch = "x86_64")]
     if crate::lanes::avx2_fma_detected() {

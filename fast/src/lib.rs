@@ -18,7 +18,10 @@
 //! and FMA when the CPU has them (and AVX-512VL's registers where it has that too; chosen at
 //! run time, [`simd_path`]) and the baseline instruction set otherwise; [`ei_slice`],
 //! [`log_ei_slice`] and [`log_eipc_slice`] eight at a time where the CPU has AVX-512F. On every
-//! path they return the bits of the scalar functions.
+//! path they return the bits of the scalar functions. The `*_slice_per_point` forms of the EI
+//! slices ([`ei_slice_per_point`], [`log_ei_slice_per_point`], [`log_eipc_slice_per_point`],
+//! [`ei_grad_slice_per_point`], [`log_ei_grad_slice_per_point`]) take one threshold `y` per
+//! point instead of one for all, on the same lanes, with the same guarantee.
 //!
 //! # Examples
 //! The main functions' documentation ends with one each ([`ei`](ei()), [`log_ei`](log_ei()),
@@ -65,13 +68,18 @@ mod tail_lanes;
 pub use bisection::pbgi_bisection100;
 pub use domain::{check_argument, check_arguments, DomainError};
 pub use ei::ei;
-pub use ei_lanes::ei_slice;
+pub use ei_lanes::{ei_slice, ei_slice_per_point};
 pub use gradients::{ei_grad, log_ei_grad, pbgi_grad, EiGrad, PbgiGrad};
-pub use gradients_lanes::{ei_grad_slice, log_ei_grad_slice, pbgi_grad_slice};
+pub use gradients_lanes::{
+    ei_grad_slice, ei_grad_slice_per_point, log_ei_grad_slice, log_ei_grad_slice_per_point,
+    pbgi_grad_slice,
+};
 pub use h::{h, ln_h};
 pub use lanes::simd_path;
 pub use log_ei::log_ei;
-pub use log_ei_lanes::{log_ei_slice, log_eipc_slice};
+pub use log_ei_lanes::{
+    log_ei_slice, log_ei_slice_per_point, log_eipc_slice, log_eipc_slice_per_point,
+};
 pub use log_eipc::{log_eipc, log_eipc_exp, log_eipc_inv};
 pub use log_ndtr::{log_ndtr, log_ndtr_slice};
 pub use pbgi::{pbgi, pbgi_lognormal, pbgi_small_cost};

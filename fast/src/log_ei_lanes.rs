@@ -7,13 +7,15 @@
 //! normal f64. Every lane performs the scalar operations in the scalar order, so the bits are
 //! those of the scalar functions; the remaining lanes are recomputed by them.
 use crate::ei_lanes::{ei_kernel, ei_masks, ei_x4, standardize};
-use crate::lanes::{for_each_x4, lanes_entry, two_prod, two_square, two_sum, LaneMask, Lanes};
+use crate::lanes::{
+    for_each_x4, lanes_entry, two_prod, two_square, two_sum, LaneMask, Lanes, Threshold,
+};
 use crate::slice_length::SliceLengthError;
 use crate::tail_lanes::p_tail_sq;
 
 /// LogEI for a group of lanes and which lanes it settled.
 #[inline(always)]
-pub(crate) fn log_ei_x4<const N: usize, V: Lanes<N>>(mu: V, sigma: V, y: f64) -> (V, V::Mask) {
+pub(crate) fn log_ei_x4<const N: usize, V: Lanes<N>>(mu: V, sigma: V, y: V) -> (V, V::Mask) {
     let s = standardize(mu, sigma, y);
     let m = ei_masks(&s, sigma);
     let big_d = s.dhi.abs().ge(1e-250);
@@ -53,7 +55,7 @@ pub(crate) fn log_ei_x4<const N: usize, V: Lanes<N>>(mu: V, sigma: V, y: f64) ->
 pub(crate) fn log_eipc_x4<const N: usize, V: Lanes<N>>(
     mu: V,
     sigma: V,
-    y: f64,
+    y: V,
     cost: V,
 ) -> (V, V::Mask) {
     let (ei, settled_ei) = ei_x4(mu, sigma, y);
@@ -66,36 +68,45 @@ pub(crate) fn log_eipc_x4<const N: usize, V: Lanes<N>>(
     (ratio.map(f64::ln), settled)
 }
 
-/// `out[i] = log_ei(mu[i], sigma[i], y)` (equal lengths, checked by the caller).
+/// `out[i] = log_ei(mu[i], sigma[i], y)`, or `y[i]` for one threshold per point (equal
+/// lengths, checked by the caller).
 #[inline(always)]
 pub(crate) fn log_ei_lanes_kernel<const N: usize, V: Lanes<N>>(
     mu: &[f64],
     sigma: &[f64],
-    y: f64,
+    y: impl Threshold,
     out: &mut [f64],
 ) {
     for_each_x4(
         out,
         #[inline(always)]
-        |i| log_ei_x4(V::load(mu, i), V::load(sigma, i), y),
-        |i| crate::log_ei::log_ei(mu[i], sigma[i], y),
+        |i| log_ei_x4(V::load(mu, i), V::load(sigma, i), y.lanes(i)),
+        |i| crate::log_ei::log_ei(mu[i], sigma[i], y.at(i)),
     );
 }
 
-/// `out[i] = log_eipc(mu[i], sigma[i], y, cost[i])` (equal lengths, checked by the caller).
+/// `out[i] = log_eipc(mu[i], sigma[i], y, cost[i])`, or `y[i]` for one threshold per point
+/// (equal lengths, checked by the caller).
 #[inline(always)]
 pub(crate) fn log_eipc_lanes_kernel<const N: usize, V: Lanes<N>>(
     mu: &[f64],
     sigma: &[f64],
-    y: f64,
+    y: impl Threshold,
     cost: &[f64],
     out: &mut [f64],
 ) {
     for_each_x4(
         out,
         #[inline(always)]
-        |i| log_eipc_x4(V::load(mu, i), V::load(sigma, i), y, V::load(cost, i)),
-        |i| crate::log_eipc::log_eipc(mu[i], sigma[i], y, cost[i]),
+        |i| {
+            log_eipc_x4(
+                V::load(mu, i),
+                V::load(sigma, i),
+                y.lanes(i),
+                V::load(cost, i),
+            )
+        },
+        |i| crate::log_eipc::log_eipc(mu[i], sigma[i], y.at(i), cost[i]),
     );
 }
 
@@ -111,6 +122,25 @@ lanes_entry! {
     /// run time).
     fn log_eipc_lanes(mu: &[f64], sigma: &[f64], y: f64, cost: &[f64], out: &mut [f64])
         => any width: log_eipc_lanes_kernel
+}
+
+lanes_entry! {
+    /// [`crate::log_ei`] over slices with one threshold per point, eight or four lanes at a
+    /// time (instruction set chosen at run time).
+    fn log_ei_lanes_per_point(mu: &[f64], sigma: &[f64], y: &[f64], out: &mut [f64])
+        => any width: log_ei_lanes_kernel
+}
+
+lanes_entry! {
+    /// [`crate::log_eipc`] over slices with one threshold per point, eight or four lanes at a
+    /// time (instruction set chosen at run time).
+    fn log_eipc_lanes_per_point(
+        mu: &[f64],
+        sigma: &[f64],
+        y: &[f64],
+        cost: &[f64],
+        out: &mut [f64],
+    ) => any width: log_eipc_lanes_kernel
 }
 
 /// [`log_ei`](crate::log_ei) over slices: `out[i] = log_ei(mu[i], sigma[i], y)`, bit for bit. No allocation.
@@ -157,5 +187,64 @@ pub fn log_eipc_slice(
         ("out", out.len()),
     ])?;
     crate::log_ei_lanes::log_eipc_lanes(mu, sigma, y, cost, out);
+    Ok(())
+}
+
+/// [`log_ei`](crate::log_ei) over slices with one threshold per point: `out[i] =
+/// log_ei(mu[i], sigma[i], y[i])`, bit for bit. No allocation.
+///
+/// The per-point form of [`log_ei_slice`](crate::log_ei_slice): the same lanes (eight points at
+/// a time with AVX-512F and FMA, four with AVX2 and FMA, when the CPU has them, chosen at run
+/// time, see [`crate::simd_path`]; else four with the baseline instruction set), each lane with
+/// its own `y`; lanes outside the common region are recomputed by [`log_ei`](crate::log_ei).
+/// Every path gives the bits of [`log_ei`](crate::log_ei) (`fast/src/log_ei_lanes.rs`, tested
+/// on every compilation in `fast/src/lanes_tests.rs`).
+///
+/// # Errors
+/// [`SliceLengthError`] (and `out` untouched) unless `mu`, `sigma`, `y` and `out` have equal
+/// lengths.
+pub fn log_ei_slice_per_point(
+    mu: &[f64],
+    sigma: &[f64],
+    y: &[f64],
+    out: &mut [f64],
+) -> Result<(), SliceLengthError> {
+    SliceLengthError::check(&[
+        ("mu", mu.len()),
+        ("sigma", sigma.len()),
+        ("y", y.len()),
+        ("out", out.len()),
+    ])?;
+    crate::log_ei_lanes::log_ei_lanes_per_point(mu, sigma, y, out);
+    Ok(())
+}
+
+/// [`log_eipc`](crate::log_eipc) over slices with one threshold per point: `out[i] =
+/// log_eipc(mu[i], sigma[i], y[i], cost[i])`, bit for bit. No allocation.
+///
+/// The per-point form of [`log_eipc_slice`](crate::log_eipc_slice): the same lanes (eight or
+/// four points at a time, instruction set chosen at run time, see [`crate::simd_path`]), each
+/// lane with its own `y`; lanes where the vectorised EI does not settle EI or `EI/c` is not a
+/// normal f64 are recomputed by [`log_eipc`](crate::log_eipc). Every path gives the bits of
+/// [`log_eipc`](crate::log_eipc) (`fast/src/log_ei_lanes.rs`, tested in
+/// `fast/src/lanes_tests.rs`).
+///
+/// # Errors
+/// [`SliceLengthError`] (and `out` untouched) unless all slices have equal lengths.
+pub fn log_eipc_slice_per_point(
+    mu: &[f64],
+    sigma: &[f64],
+    y: &[f64],
+    cost: &[f64],
+    out: &mut [f64],
+) -> Result<(), SliceLengthError> {
+    SliceLengthError::check(&[
+        ("mu", mu.len()),
+        ("sigma", sigma.len()),
+        ("y", y.len()),
+        ("cost", cost.len()),
+        ("out", out.len()),
+    ])?;
+    crate::log_ei_lanes::log_eipc_lanes_per_point(mu, sigma, y, cost, out);
     Ok(())
 }

@@ -6,6 +6,20 @@ elements with the GIL released: no Python object per element, and no copy of an 
 is already C-contiguous float64 of the result's shape. `out=` (a C-contiguous float64 array of
 the result's shape) receives the result instead of a new array; it may be one of the inputs.
 
+Threads: `threads=` (every elementwise function) runs the call on that many threads, each on one
+contiguous range of the elements; the default (`None`) is every core
+(`std::thread::available_parallelism`, `DEFAULT_THREADS`), `threads=1` the calling thread alone.
+The results are the same bits for any count (each element is computed on its own). Arrays
+shorter than about 16,000 elements per thread run on fewer threads. At most `MAX_THREADS`
+(1024): a larger count, 0, a negative or non-integer count (`True` included) raises an error
+naming `threads`. Ctrl-C interrupts a long call on any number of threads.
+
+A per-point threshold `y` (an array with one incumbent per candidate) runs the crate's
+vectorised `*_slice_per_point` kernels, as a scalar `y` runs `ei_slice` and its kind: for `ei`,
+`log_ei`, `log_eipc`, `ei_grad` and `log_ei_grad`, with `mu` and `sigma` (and `cost`) arrays of
+the result's shape. Other broadcast patterns run the scalar function per element; the bits are
+the same either way.
+
 Convention (MATH.md): **minimisation**, as in `pbgi.reference`.
 
 Domain and special values follow the `pbgi-fast` crate: NaN in any argument gives NaN;
@@ -23,12 +37,17 @@ measured there: the one tolerance table `conformance/src/tolerances.rs` (`tolera
 
 from typing import NamedTuple
 
+import operator
+
 import numpy as np
 
 from . import _pbgi
 from ._broadcast import Call, output, overlaps
 
 __all__ = [
+    "MAX_THREADS",
+    "DEFAULT_THREADS",
+    "SIMD_PATH",
     "EiGrad",
     "PbgiGrad",
     "h",
@@ -43,6 +62,40 @@ __all__ = [
     "pbgi_grad",
     "tolerances",
 ]
+
+
+MAX_THREADS, DEFAULT_THREADS = _pbgi.fast_threads()
+"""`MAX_THREADS`: the largest `threads=` accepted (1024, the same on every machine: beyond the
+cores threads only contend, and each holds a stack). `DEFAULT_THREADS`: the count `threads=None`
+uses, every core of this machine (`std::thread::available_parallelism`)."""
+
+SIMD_PATH = _pbgi.fast_simd_path()
+"""Which compilation of the slice kernels this CPU runs (`pbgi_fast::simd_path()`:
+`"avx512f+avx512vl"`, `"avx512f"`, `"avx2+fma"` or `"portable"`); all give the same bits."""
+
+
+def _threads(threads):
+    """`threads=` checked: None (every core) or an int in `1..=MAX_THREADS`."""
+    if threads is None:
+        return None
+    if isinstance(threads, (bool, np.bool_)):
+        raise TypeError(
+            f"threads: expected an integer from 1 to {MAX_THREADS} or None (every core), "
+            f"got {threads!r}"
+        )
+    try:
+        count = operator.index(threads)
+    except TypeError:
+        raise TypeError(
+            f"threads: expected an integer from 1 to {MAX_THREADS} or None (every core), "
+            f"got {type(threads).__name__} {threads!r}"
+        ) from None
+    if not 1 <= count <= MAX_THREADS:
+        raise ValueError(
+            f"threads={count}: expected an integer from 1 to {MAX_THREADS} "
+            "(leave it out, or None, for every core)"
+        )
+    return count
 
 
 class EiGrad(NamedTuple):
@@ -63,9 +116,10 @@ class PbgiGrad(NamedTuple):
     d_cost: np.ndarray
 
 
-def _apply(kernel, names, values, outs):
-    """Runs `kernel(*flat arguments, *flat outputs)`; `outs` are the caller's `out=` arrays
-    (None for new ones). Returns the results in the broadcast shape."""
+def _apply(kernel, names, values, outs, threads):
+    """Runs `kernel(*flat arguments, *flat outputs, threads)`; `outs` are the caller's `out=`
+    arrays (None for new ones). Returns the results in the broadcast shape."""
+    threads = _threads(threads)
     call = Call(names, values)
     targets = []
     for k, out in enumerate(outs):
@@ -84,7 +138,7 @@ def _apply(kernel, names, values, outs):
         else:
             flats.append(flat)
     if call.size:
-        kernel(*call.flat, *flats)
+        kernel(*call.flat, *flats, threads)
     results = []
     for (out, flat), computed in zip(targets, flats):
         if flat is None:
@@ -96,53 +150,55 @@ def _apply(kernel, names, values, outs):
     return results
 
 
-def h(z, *, out=None):
+def h(z, *, out=None, threads=None):
     """`h(z) = z·Φ(z) + φ(z)` (MATH.md). Underflows to 0 below `z ≈ -38.5` (use `ln_h`).
     ≤ 4 ULP."""
-    return _apply(_pbgi.fast_h, ("z",), (z,), (out,))[0]
+    return _apply(_pbgi.fast_h, ("z",), (z,), (out,), threads)[0]
 
 
-def ln_h(z, *, out=None):
+def ln_h(z, *, out=None, threads=None):
     """`ln h(z)`, finite for finite `z >= -1.8961503816218352e154` (`-0x1.6a09e667f3bccp+512`)
     and `-inf` below (about `-z²/2`, below `-f64::MAX`), as `pbgi.reference.ln_h`. ≤ 4 ULP of the
     result, or of 1 where `|ln h| < 1`."""
-    return _apply(_pbgi.fast_ln_h, ("z",), (z,), (out,))[0]
+    return _apply(_pbgi.fast_ln_h, ("z",), (z,), (out,), threads)[0]
 
 
-def log_ndtr(x, *, out=None):
+def log_ndtr(x, *, out=None, threads=None):
     """`ln Φ(x)`, the logarithm of the standard normal distribution function (SciPy's
     `log_ndtr`). Negative for every finite `x`: `-ln 2` at 0, about `-x²/2 - ln(-x√(2π))` as
     `x → -∞` (`-inf` below about -1.9e154), about `-φ(x)/x` as `x → +∞` (`-0.0` beyond about
     38.5); `log_ndtr(+inf) = -0.0`, `log_ndtr(-inf) = -inf`. ≤ 4 ULP (plain ULPs)."""
-    return _apply(_pbgi.fast_log_ndtr, ("x",), (x,), (out,))[0]
+    return _apply(_pbgi.fast_log_ndtr, ("x",), (x,), (out,), threads)[0]
 
 
-def ei(mu, sigma, y, *, out=None):
+def ei(mu, sigma, y, *, out=None, threads=None):
     """Expected improvement (minimisation) `EI(mu, sigma; y) = sigma·h((y - mu)/sigma)`;
     `max(y - mu, 0)` for `sigma = 0`. ≤ 4 ULP; results below float64's subnormal range are 0
     (use `log_ei`)."""
-    return _apply(_pbgi.fast_ei, ("mu", "sigma", "y"), (mu, sigma, y), (out,))[0]
+    return _apply(_pbgi.fast_ei, ("mu", "sigma", "y"), (mu, sigma, y), (out,), threads)[0]
 
 
-def log_ei(mu, sigma, y, *, out=None):
+def log_ei(mu, sigma, y, *, out=None, threads=None):
     """`ln EI(mu, sigma; y)`, finite wherever EI > 0 (also where EI underflows) and the exact
     value is above `-f64::MAX` (for `sigma = 1`: `z >= -1.8961503816218352e154`, as `ln_h`);
     `-inf` beyond, as `pbgi.reference.log_ei`. ≤ 4 ULP of the result, or of 1 where
     `|LogEI| < 1`."""
-    return _apply(_pbgi.fast_log_ei, ("mu", "sigma", "y"), (mu, sigma, y), (out,))[0]
+    return _apply(_pbgi.fast_log_ei, ("mu", "sigma", "y"), (mu, sigma, y), (out,), threads)[0]
 
 
-def pbgi(mu, sigma, cost, *, out=None):
+def pbgi(mu, sigma, cost, *, out=None, threads=None):
     """The Pandora's Box Gittins index `g` with `EI(mu, sigma; g) = cost` (`mu + cost` for
     `sigma = 0`), by a fitted start and one Halley step. ≤ 4 ULP of `|mu| + |g - mu|`."""
-    return _apply(_pbgi.fast_pbgi, ("mu", "sigma", "cost"), (mu, sigma, cost), (out,))[0]
+    return _apply(
+        _pbgi.fast_pbgi, ("mu", "sigma", "cost"), (mu, sigma, cost), (out,), threads
+    )[0]
 
 
-def log_eipc(mu, sigma, y, cost, *, out=None):
+def log_eipc(mu, sigma, y, cost, *, out=None, threads=None):
     """`ln EI(mu, sigma; y) - ln cost` (stopping paper, eq. 4). ≤ 4 ULP of
     `max(|result|, |ln cost|, 1)` (`tolerances("log-eipc")`)."""
     return _apply(
-        _pbgi.fast_log_eipc, ("mu", "sigma", "y", "cost"), (mu, sigma, y, cost), (out,)
+        _pbgi.fast_log_eipc, ("mu", "sigma", "y", "cost"), (mu, sigma, y, cost), (out,), threads
     )[0]
 
 
@@ -154,28 +210,32 @@ def _outs(out, k):
     return out
 
 
-def ei_grad(mu, sigma, y, *, out=None):
+def ei_grad(mu, sigma, y, *, out=None, threads=None):
     """EI and its gradient `(value, d_mu, d_sigma)`: `∂EI/∂mu = -Φ(z)`, `∂EI/∂sigma = φ(z)`.
     `out=` is a tuple of three arrays. For `sigma = 0`, the limits `sigma -> 0+`."""
     return EiGrad(
-        *_apply(_pbgi.fast_ei_grad, ("mu", "sigma", "y"), (mu, sigma, y), _outs(out, 3))
+        *_apply(
+            _pbgi.fast_ei_grad, ("mu", "sigma", "y"), (mu, sigma, y), _outs(out, 3), threads
+        )
     )
 
 
-def log_ei_grad(mu, sigma, y, *, out=None):
+def log_ei_grad(mu, sigma, y, *, out=None, threads=None):
     """LogEI and its gradient `(value, d_mu, d_sigma)`: `-Φ(z)/(sigma·h(z))`,
     `φ(z)/(sigma·h(z))`; finite wherever LogEI is. `out=` is a tuple of three arrays."""
     return EiGrad(
-        *_apply(_pbgi.fast_log_ei_grad, ("mu", "sigma", "y"), (mu, sigma, y), _outs(out, 3))
+        *_apply(
+            _pbgi.fast_log_ei_grad, ("mu", "sigma", "y"), (mu, sigma, y), _outs(out, 3), threads
+        )
     )
 
 
-def pbgi_grad(mu, sigma, cost, *, out=None):
+def pbgi_grad(mu, sigma, cost, *, out=None, threads=None):
     """PBGI and its gradient `(value, d_mu, d_sigma, d_cost)` = `(g, 1, -φ(u)/Φ(u), 1/Φ(u))`
     (MATH.md; PBGI paper, Prop. 3, sign-flipped). `out=` is a tuple of four arrays."""
     return PbgiGrad(
         *_apply(
-            _pbgi.fast_pbgi_grad, ("mu", "sigma", "cost"), (mu, sigma, cost), _outs(out, 4)
+            _pbgi.fast_pbgi_grad, ("mu", "sigma", "cost"), (mu, sigma, cost), _outs(out, 4), threads
         )
     )
 

@@ -10,6 +10,10 @@ _ArrayLike = Union[_Real, npt.ArrayLike]
 _Values = Union[np.float64, npt.NDArray[np.float64]]
 _Out = Optional[npt.NDArray[np.float64]]
 
+MAX_THREADS: int
+DEFAULT_THREADS: int
+SIMD_PATH: str
+
 class EiGrad(NamedTuple):
     value: _Values
     d_mu: _Values
@@ -21,14 +25,15 @@ class PbgiGrad(NamedTuple):
     d_sigma: _Values
     d_cost: _Values
 
-def h(z: _ArrayLike, *, out: _Out = None) -> _Values: ...
-def ln_h(z: _ArrayLike, *, out: _Out = None) -> _Values: ...
-def log_ndtr(x: _ArrayLike, *, out: _Out = None) -> _Values: ...
-def ei(mu: _ArrayLike, sigma: _ArrayLike, y: _ArrayLike, *, out: _Out = None) -> _Values: ...
-def log_ei(mu: _ArrayLike, sigma: _ArrayLike, y: _ArrayLike, *, out: _Out = None) -> _Values: ...
-def pbgi(mu: _ArrayLike, sigma: _ArrayLike, cost: _ArrayLike, *, out: _Out = None) -> _Values: ...
+def h(z: _ArrayLike, *, out: _Out = None, threads: Optional[int] = None) -> _Values: ...
+def ln_h(z: _ArrayLike, *, out: _Out = None, threads: Optional[int] = None) -> _Values: ...
+def log_ndtr(x: _ArrayLike, *, out: _Out = None, threads: Optional[int] = None) -> _Values: ...
+def ei(mu: _ArrayLike, sigma: _ArrayLike, y: _ArrayLike, *, out: _Out = None, threads: Optional[int] = None) -> _Values: ...
+def log_ei(mu: _ArrayLike, sigma: _ArrayLike, y: _ArrayLike, *, out: _Out = None, threads: Optional[int] = None) -> _Values: ...
+def pbgi(mu: _ArrayLike, sigma: _ArrayLike, cost: _ArrayLike, *, out: _Out = None, threads: Optional[int] = None) -> _Values: ...
 def log_eipc(
-    mu: _ArrayLike, sigma: _ArrayLike, y: _ArrayLike, cost: _ArrayLike, *, out: _Out = None
+    mu: _ArrayLike, sigma: _ArrayLike, y: _ArrayLike, cost: _ArrayLike, *, out: _Out = None,
+    threads: Optional[int] = None,
 ) -> _Values: ...
 def ei_grad(
     mu: _ArrayLike,
@@ -36,6 +41,7 @@ def ei_grad(
     y: _ArrayLike,
     *,
     out: Optional[Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]] = None,
+    threads: Optional[int] = None,
 ) -> EiGrad: ...
 def log_ei_grad(
     mu: _ArrayLike,
@@ -43,6 +49,7 @@ def log_ei_grad(
     y: _ArrayLike,
     *,
     out: Optional[Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]] = None,
+    threads: Optional[int] = None,
 ) -> EiGrad: ...
 def pbgi_grad(
     mu: _ArrayLike,
@@ -57,6 +64,7 @@ def pbgi_grad(
             npt.NDArray[np.float64],
         ]
     ] = None,
+    threads: Optional[int] = None,
 ) -> PbgiGrad: ...
 
 from typing import Dict

@@ -33,6 +33,8 @@ fn _pbgi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     reference::add_gradients(m)?;
     fast::add_values(m)?;
     fast::add_gradients(m)?;
+    m.add_function(wrap_pyfunction!(fast::fast_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(fast::fast_simd_path, m)?)?;
     m.add_class::<check::Report>()?;
     m.add_function(wrap_pyfunction!(check::check, m)?)?;
     m.add_function(wrap_pyfunction!(check::check_columns, m)?)?;

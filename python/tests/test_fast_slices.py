@@ -1,7 +1,8 @@
 """A scalar `y` (one incumbent for every candidate, the BO case) sends `pbgi.fast.ei`,
-`log_ei` and `log_eipc` to the crate's vectorised slice kernels; an array `y` runs the scalar
-function per element. The crate promises the two paths are bit-identical (its lanes tests);
-this checks the promise holds through the Python layer, on BO-like points and on the branchy
+`log_ei` and `log_eipc` to the crate's vectorised slice kernels; an array `y` to their
+per-point forms (`*_slice_per_point`). The crate promises both are bit-identical to the scalar
+functions (its lanes tests); this checks the promise holds through the Python layer (the
+per-point kernels against the scalar function itself: `test_fast_threads.py`), on BO-like points and on the branchy
 inputs a lane hands back to the scalar path (far tails, sigma = 0, subnormal and huge sigma,
 NaN and infinite arguments)."""
 

@@ -25,6 +25,16 @@ CALLS = {
         "mu, out = np.zeros(100_000_000), np.empty(100_000_000); mu[::4096] = 1.0",
         "pbgi.fast.pbgi(mu, 1.0, 0.1, out=out)",
     ),
+    # The same on two threads (each a range of 5e7 elements), and per-point EI on two
+    # threads (the per-point slice kernel: 40 calls, several seconds uninterrupted).
+    "fast, two threads": (
+        "mu, out = np.zeros(100_000_000), np.empty(100_000_000); mu[::4096] = 1.0",
+        "pbgi.fast.pbgi(mu, 1.0, 0.1, out=out, threads=2)",
+    ),
+    "fast per-point y, two threads": (
+        "n = 20_000_000; mu = np.zeros(n); sigma = np.ones(n); y = np.zeros(n); out = np.empty(n)",
+        "[pbgi.fast.ei(mu, sigma, y, out=out, threads=2) for _ in range(40)]",
+    ),
     "stop decision": (
         "mu = np.random.default_rng(1).normal(size=1_500_000)",
         "pbgi.stopping.stop_decision(mu, 1.0, 0.1, -3.0)",
