@@ -279,7 +279,16 @@ def set_cpu_kernels(name):
     return previous
 
 
+def _threads():
+    # torch's own thread setting (torch.set_num_threads), within pbgi.fast's bound.
+    return max(1, min(torch.get_num_threads(), _fastmod.MAX_THREADS))
+
+
 def _np(t):
+    # A broadcast scalar (every stride 0) goes as a float, so that pbgi.fast runs its
+    # one-threshold lanes; anything else as a numpy view of the tensor's memory.
+    if t.numel() > 0 and all(st == 0 for st in t.stride()):
+        return float(t.reshape(-1)[0])
     return t.numpy()
 
 
@@ -288,30 +297,30 @@ def _t(a, like):
 
 
 def _fast_h(z, with_grad):
-    value = _t(_fastmod.h(_np(z)), z)
+    value = _t(_fastmod.h(_np(z), threads=_threads()), z)
     return value, ([K.ndtr(z)] if with_grad else None)
 
 
 def _fast_ln_h(z, with_grad):
-    value = _t(_fastmod.ln_h(_np(z)), z)
+    value = _t(_fastmod.ln_h(_np(z), threads=_threads()), z)
     return value, ([K.phi_over_h(z)[1]] if with_grad else None)
 
 
 def _fast_log_ndtr(x, with_grad):
-    value = _t(_fastmod.log_ndtr(_np(x)), x)
+    value = _t(_fastmod.log_ndtr(_np(x), threads=_threads()), x)
     return value, ([K.inverse_mills(x)[0]] if with_grad else None)
 
 
 def _fast_ei(mu, sigma, y, with_grad):
     if not with_grad:
-        return _t(_fastmod.ei(_np(mu), _np(sigma), _np(y)), mu), None
-    r = _fastmod.ei_grad(_np(mu), _np(sigma), _np(y))
+        return _t(_fastmod.ei(_np(mu), _np(sigma), _np(y), threads=_threads()), mu), None
+    r = _fastmod.ei_grad(_np(mu), _np(sigma), _np(y), threads=_threads())
     d_mu = _t(r.d_mu, mu)
     return _t(r.value, mu), [d_mu, _t(r.d_sigma, mu), -d_mu]
 
 
 def _fast_log_ei_partials(mu, sigma, y):
-    r = _fastmod.log_ei_grad(_np(mu), _np(sigma), _np(y))
+    r = _fastmod.log_ei_grad(_np(mu), _np(sigma), _np(y), threads=_threads())
     d_mu, d_sigma = _t(r.d_mu, mu), _t(r.d_sigma, mu)
     # σ = 0, y ≤ μ: LogEI = −inf, and the documented gradient is 0.
     flat = (sigma == 0) & (y <= mu)
@@ -320,13 +329,13 @@ def _fast_log_ei_partials(mu, sigma, y):
 
 def _fast_log_ei(mu, sigma, y, with_grad):
     if not with_grad:
-        return _t(_fastmod.log_ei(_np(mu), _np(sigma), _np(y)), mu), None
+        return _t(_fastmod.log_ei(_np(mu), _np(sigma), _np(y), threads=_threads()), mu), None
     value, d_mu, d_sigma = _fast_log_ei_partials(mu, sigma, y)
     return value, [d_mu, d_sigma, -d_mu]
 
 
 def _fast_log_eipc(mu, sigma, y, cost, with_grad):
-    value = _t(_fastmod.log_eipc(_np(mu), _np(sigma), _np(y), _np(cost)), mu)
+    value = _t(_fastmod.log_eipc(_np(mu), _np(sigma), _np(y), _np(cost), threads=_threads()), mu)
     if not with_grad:
         return value, None
     _, d_mu, d_sigma = _fast_log_ei_partials(mu, sigma, y)
@@ -335,8 +344,8 @@ def _fast_log_eipc(mu, sigma, y, cost, with_grad):
 
 def _fast_pbgi(mu, sigma, cost, with_grad):
     if not with_grad:
-        return _t(_fastmod.pbgi(_np(mu), _np(sigma), _np(cost)), mu), None
-    r = _fastmod.pbgi_grad(_np(mu), _np(sigma), _np(cost))
+        return _t(_fastmod.pbgi(_np(mu), _np(sigma), _np(cost), threads=_threads()), mu), None
+    r = _fastmod.pbgi_grad(_np(mu), _np(sigma), _np(cost), threads=_threads())
     return _t(r.value, mu), [_t(r.d_mu, mu), _t(r.d_sigma, mu), _t(r.d_cost, mu)]
 
 
