@@ -2,9 +2,10 @@
 //! test run: `cargo run --release -p pbgi-lab --example cube_budget -- [options]`.
 //!
 //! One BO run per sample on `[0, 1]^8` (the preset's prior, design of 18 points, screen and
-//! search settings), acquiring by `--acquisition` (LogEIPC or PBGI) and computing, at every
-//! step, the three statistics the rules read (`max LogEIPC`, `min PBGI`, `min LCB`), as a run
-//! of `pbgi experiment` does. Thompson sampling and the rules' bookkeeping are left out.
+//! search settings), acquiring by `--acquisition` (LogEIPC, PBGI or LCB) and computing, at every
+//! step, the statistics the rules of `paper-8d` read (`max LogEIPC`; `min LCB` with the
+//! schedule's `β`) and the acquisition's optimum (shared when it is one of them), as a run of
+//! `pbgi experiment` does. Thompson sampling and the rules' bookkeeping are left out.
 //!
 //! Printed:
 //! - CPU seconds of this thread per BO iteration (the statistics, the acquisition and the
@@ -18,7 +19,7 @@
 //! Options: `--restarts N` (default: the preset's), `--max-iterations N`, `--iterations N`
 //! (BO iterations per run, default 500), `--samples N` (default 1), `--seed S` (default 0),
 //! `--lambda L` (default 0.01), `--cost uniform|linear` (default uniform),
-//! `--acquisition logeipc|pbgi` (default logeipc), `--compare K` (default off).
+//! `--acquisition logeipc|pbgi|lcb` (default logeipc), `--compare K` (default off).
 use pbgi_lab::acquisitions::lcb::Lcb;
 use pbgi_lab::bo::initial_design::scrambled_sobol;
 use pbgi_lab::bo::CostFunction;
@@ -32,13 +33,19 @@ use rand_chacha::ChaCha8Rng;
 use std::cell::RefCell;
 use std::time::Instant;
 
-/// CPU time of this thread in seconds (Linux `schedstat`; wall time elsewhere).
+/// CPU time of this thread in seconds (`CLOCK_THREAD_CPUTIME_ID`; wall time if unavailable).
 fn thread_cpu_seconds(start: &Instant) -> f64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
-        .map(|ns| ns * 1e-9)
-        .unwrap_or_else(|| start.elapsed().as_secs_f64())
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable `timespec`.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc == 0 {
+        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    } else {
+        start.elapsed().as_secs_f64()
+    }
 }
 
 struct Options {
@@ -96,6 +103,7 @@ fn parse() -> Result<Options, String> {
                 o.target = match value.as_str() {
                     "logeipc" => Target::LogEipc,
                     "pbgi" => Target::Pbgi,
+                    "lcb" => Target::Lcb { sqrt_beta: 0.0 },
                     other => return Err(format!("--acquisition: unknown `{other}`")),
                 }
             }
@@ -156,8 +164,8 @@ fn main() {
     let (mut below_any, mut below_1e3, mut compared) = (0usize, 0usize, 0usize);
     for sample in 0..o.samples {
         let mut rng = ChaCha8Rng::seed_from_u64(o.seed.wrapping_add(sample as u64));
-        let objective = FourierPath::draw(&kernel, 0.0, d, search.objective_features, &mut rng)
-            .expect("valid");
+        let objective =
+            FourierPath::draw(&kernel, 0.0, d, search.objective_features, &mut rng).expect("valid");
         let initial = scrambled_sobol(preset.initial_points, d, &mut rng);
         let screen = scrambled_sobol(search.raw_samples, d, &mut rng);
         let cost = ScaledCost::new(o.cost.clone(), Vec::new(), o.lambda, &screen, d);
@@ -177,12 +185,15 @@ fn main() {
         for i in 1..=o.iterations {
             let t0 = thread_cpu_seconds(&clock);
             let landscape = Landscape::new(&posterior, &cost, y_best, &search, &warm);
-            let s = landscape.minimum(Target::LogEipc).value;
-            landscape.minimum(Target::Pbgi);
-            landscape.minimum(Target::Lcb {
+            let lcb_target = Target::Lcb {
                 sqrt_beta: lcb.beta(i).max(0.0).sqrt(),
-            });
-            let next = landscape.minimum(o.target).x;
+            };
+            let s = landscape.minimum(Target::LogEipc).value;
+            landscape.minimum(lcb_target);
+            let next = match o.target {
+                Target::Lcb { .. } => landscape.minimum(lcb_target).x,
+                target => landscape.minimum(target).x,
+            };
             let t1 = thread_cpu_seconds(&clock);
             stats.push(-s);
             if o.compare > 0 {
@@ -204,6 +215,44 @@ fn main() {
             y_best = y_best.min(y);
             let t3 = thread_cpu_seconds(&clock);
             per_iteration.push((t1 - t0) + (t3 - t2));
+        }
+        if std::env::var_os("CUBE_BUDGET_MICRO").is_some() {
+            // Micro-benchmark at the final t: 80 points, batched posterior vs kernels alone.
+            let pts = scrambled_sobol(80, d, &mut rng);
+            let mut scratch = pbgi_lab::continuous::posterior::BatchScratch::default();
+            let (mut mu, mut sd) = (vec![0.0; 80], vec![0.0; 80]);
+            let (mut gm, mut gs) = (vec![0.0; 80 * d], vec![0.0; 80 * d]);
+            let reps = 20;
+            let a = thread_cpu_seconds(&clock);
+            for _ in 0..reps {
+                posterior.mean_sd_with_gradient_batch(
+                    &pts,
+                    &mut scratch,
+                    pbgi_lab::continuous::posterior::BatchOut {
+                        means: &mut mu,
+                        sds: &mut sd,
+                        mean_gradients: &mut gm,
+                        sd_gradients: &mut gs,
+                    },
+                );
+            }
+            let b = thread_cpu_seconds(&clock);
+            let mut g = vec![0.0; d];
+            let mut sink = 0.0;
+            for _ in 0..reps {
+                for x in pts.chunks_exact(d) {
+                    for s in 0..posterior.len() {
+                        sink += kernel.eval_with_gradient(x, posterior.point(s), &mut g);
+                    }
+                }
+            }
+            let c = thread_cpu_seconds(&clock);
+            println!(
+                "t = {}: µs per point: batched posterior {:.2}, its kernels alone {:.2} ({sink:.3})",
+                posterior.len(),
+                (b - a) / (reps * 80) as f64 * 1e6,
+                (c - b) / (reps * 80) as f64 * 1e6
+            );
         }
         let run_total: f64 = per_iteration.iter().sum();
         let window = |a: usize, b: usize| -> f64 {
@@ -227,6 +276,9 @@ fn main() {
             run_total,
             thread_cpu_seconds(&clock) - run_start
         );
+        // Exact record of the run, to compare builds: the statistics and the incumbent.
+        let checksum: f64 = stats.iter().sum();
+        println!("sample {sample}: Σ max LogEIPC = {checksum:.17e}, final y* = {y_best:.17e}");
         if o.compare > 0 {
             println!(
                 "sample {sample}: τ check (1-based, from t = 18) with budget {:?}, with ×{}: {:?}",

@@ -71,6 +71,27 @@ pub struct Scratch {
     w: Vec<f64>,
 }
 
+/// Reusable buffers for [`ContinuousPosterior::mean_sd_with_gradient_batch`].
+#[derive(Clone, Debug, Default)]
+pub struct BatchScratch {
+    jacobian: Vec<f64>,
+    v: Vec<f64>,
+    w: Vec<f64>,
+}
+
+/// Where [`ContinuousPosterior::mean_sd_with_gradient_batch`] writes: `m` means and sds, and
+/// `m·d` gradient coordinates each (row after row).
+pub struct BatchOut<'a> {
+    /// `μ` at each point.
+    pub means: &'a mut [f64],
+    /// `σ` at each point.
+    pub sds: &'a mut [f64],
+    /// `∇μ` at each point.
+    pub mean_gradients: &'a mut [f64],
+    /// `∇σ` at each point.
+    pub sd_gradients: &'a mut [f64],
+}
+
 /// Posterior mean and standard deviation at a point, with their gradients.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeanSd {
@@ -368,6 +389,81 @@ impl ContinuousPosterior {
         (mean, sd)
     }
 
+    /// [`ContinuousPosterior::mean_sd_with_gradient`] at `m` points at once (`points`: `m·d`
+    /// coordinates, row after row), with exactly the same results, point by point: the same
+    /// operations in the same order, with each row of `L` read once for four points (the
+    /// triangular solves are most of the time, and bound by reading `L`). Results are written
+    /// to `means`, `sds` (length `m`), `mean_gradients` and `sd_gradients` (`m·d`, row after
+    /// row).
+    pub fn mean_sd_with_gradient_batch(
+        &self,
+        points: &[f64],
+        scratch: &mut BatchScratch,
+        out: BatchOut<'_>,
+    ) {
+        let (t, d) = (self.len(), self.dim);
+        let m = points.len() / d;
+        let BatchOut {
+            means,
+            sds,
+            mean_gradients,
+            sd_gradients,
+        } = out;
+        scratch.jacobian.resize(m * t * d, 0.0);
+        scratch.v.resize(m * t, 0.0);
+        scratch.w.resize(m * t, 0.0);
+        for j in 0..m {
+            let x = &points[j * d..(j + 1) * d];
+            let jacobian = &mut scratch.jacobian[j * t * d..(j + 1) * t * d];
+            let v = &mut scratch.v[j * t..(j + 1) * t];
+            for s in 0..t {
+                v[s] = self.kernel.eval_with_gradient(
+                    x,
+                    &self.xs[s * d..(s + 1) * d],
+                    &mut jacobian[s * d..(s + 1) * d],
+                );
+            }
+        }
+        // v ← L⁻¹v, four points per pass over L (then one by one).
+        let groups = m / 4;
+        for group in 0..groups {
+            let block = &mut scratch.v[4 * group * t..4 * (group + 1) * t];
+            dispatch(Solve4::Forward, &self.factor, t, block);
+        }
+        for j in 4 * groups..m {
+            self.forward_solve(&mut scratch.v[j * t..(j + 1) * t], t);
+        }
+        scratch.w.copy_from_slice(&scratch.v[..m * t]);
+        // w ← L⁻ᵀw, the same way.
+        for group in 0..groups {
+            let block = &mut scratch.w[4 * group * t..4 * (group + 1) * t];
+            dispatch(Solve4::Backward, &self.factor, t, block);
+        }
+        for j in 4 * groups..m {
+            self.backward_solve(&mut scratch.w[j * t..(j + 1) * t]);
+        }
+        for j in 0..m {
+            let v = &scratch.v[j * t..(j + 1) * t];
+            let w = &scratch.w[j * t..(j + 1) * t];
+            let jacobian = &scratch.jacobian[j * t * d..(j + 1) * t * d];
+            let mean = self.prior_mean + dot(v, &self.a);
+            let variance = self.kernel.outputscale - dot(v, v);
+            let sd = variance.max(0.0).sqrt();
+            let mean_gradient = &mut mean_gradients[j * d..(j + 1) * d];
+            let sd_gradient = &mut sd_gradients[j * d..(j + 1) * d];
+            mean_gradient.fill(0.0);
+            sd_gradient.fill(0.0);
+            let scale = if sd > 0.0 { -1.0 / sd } else { 0.0 };
+            for s in 0..t {
+                let row = &jacobian[s * d..(s + 1) * d];
+                axpy(self.alpha[s], row, mean_gradient);
+                axpy(scale * w[s], row, sd_gradient);
+            }
+            means[j] = mean;
+            sds[j] = sd;
+        }
+    }
+
     /// [`ContinuousPosterior::mean_sd_with_gradient`] with owned results (tests, diagnostics).
     pub fn mean_sd_gradients(&self, x: &[f64]) -> MeanSd {
         let mut scratch = Scratch::default();
@@ -403,6 +499,7 @@ impl ContinuousPosterior {
 
 /// `Σ aᵢbᵢ` with four partial sums (the compiler may then vectorise; the order is fixed, so
 /// results do not depend on the machine).
+#[inline(always)]
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     let n = a.len().min(b.len());
     let (a, b) = (&a[..n], &b[..n]);
@@ -422,7 +519,123 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     sum
 }
 
+/// Runs `kernel(factor, t, block)` compiled for AVX2 where the processor has it (detected
+/// at run time), else as built. AVX2 without FMA changes only the width of the vector
+/// instructions, never the operations or their order (Rust never contracts `a·b + c` into one
+/// rounding), so the results are the same on every x86-64 machine; a test checks the batched
+/// queries against the one-point ones bit for bit.
+fn dispatch(kernel: Solve4, factor: &[f64], t: usize, block: &mut [f64]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        unsafe fn forward_avx2(factor: &[f64], t: usize, block: &mut [f64]) {
+            forward_solve4(factor, t, block)
+        }
+        #[target_feature(enable = "avx2")]
+        unsafe fn backward_avx2(factor: &[f64], t: usize, block: &mut [f64]) {
+            backward_solve4(factor, t, block)
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor supports AVX2 (checked just above).
+            unsafe {
+                match kernel {
+                    Solve4::Forward => forward_avx2(factor, t, block),
+                    Solve4::Backward => backward_avx2(factor, t, block),
+                }
+            }
+            return;
+        }
+    }
+    match kernel {
+        Solve4::Forward => forward_solve4(factor, t, block),
+        Solve4::Backward => backward_solve4(factor, t, block),
+    }
+}
+
+/// Which four-vector solve [`dispatch`] runs.
+#[derive(Clone, Copy)]
+enum Solve4 {
+    Forward,
+    Backward,
+}
+
+/// `v_r ← L⁻¹v_r` for the four vectors of `block` (`4·t` values, vector after vector), `L`
+/// packed by rows as in [`ContinuousPosterior`]: each row read once for the four, each vector
+/// with exactly `forward_solve`'s operations.
+#[inline(always)]
+fn forward_solve4(factor: &[f64], t: usize, block: &mut [f64]) {
+    let (v0, rest) = block.split_at_mut(t);
+    let (v1, rest) = rest.split_at_mut(t);
+    let (v2, v3) = rest.split_at_mut(t);
+    for i in 0..t {
+        let start = i * (i + 1) / 2;
+        let row = &factor[start..start + i + 1];
+        let s = dot4(&row[..i], [&v0[..i], &v1[..i], &v2[..i], &v3[..i]]);
+        v0[i] = (v0[i] - s[0]) / row[i];
+        v1[i] = (v1[i] - s[1]) / row[i];
+        v2[i] = (v2[i] - s[2]) / row[i];
+        v3[i] = (v3[i] - s[3]) / row[i];
+    }
+}
+
+/// `w_r ← L⁻ᵀw_r` for the four vectors of `block`, as [`forward_solve4`] (each vector with
+/// exactly `backward_solve`'s operations).
+#[inline(always)]
+fn backward_solve4(factor: &[f64], t: usize, block: &mut [f64]) {
+    let (w0, rest) = block.split_at_mut(t);
+    let (w1, rest) = rest.split_at_mut(t);
+    let (w2, w3) = rest.split_at_mut(t);
+    for i in (0..t).rev() {
+        let start = i * (i + 1) / 2;
+        let row = &factor[start..start + i + 1];
+        w0[i] /= row[i];
+        w1[i] /= row[i];
+        w2[i] /= row[i];
+        w3[i] /= row[i];
+        let (a0, a1, a2, a3) = (-w0[i], -w1[i], -w2[i], -w3[i]);
+        let row = &row[..i];
+        axpy(a0, row, &mut w0[..i]);
+        axpy(a1, row, &mut w1[..i]);
+        axpy(a2, row, &mut w2[..i]);
+        axpy(a3, row, &mut w3[..i]);
+    }
+}
+
+/// Four [`dot`]s of `a` with `b[0..4]`, each with exactly [`dot`]'s operations and order (so
+/// with its result), `a` read once.
+#[inline(always)]
+fn dot4(a: &[f64], b: [&[f64]; 4]) -> [f64; 4] {
+    let n = a.len();
+    let main = n - n % 4;
+    let [b0, b1, b2, b3] = b.map(|x| &x[..n]);
+    let mut acc = [[0.0; 4]; 4];
+    for ((((ac, c0), c1), c2), c3) in a[..main]
+        .chunks_exact(4)
+        .zip(b0[..main].chunks_exact(4))
+        .zip(b1[..main].chunks_exact(4))
+        .zip(b2[..main].chunks_exact(4))
+        .zip(b3[..main].chunks_exact(4))
+    {
+        for l in 0..4 {
+            acc[0][l] += ac[l] * c0[l];
+            acc[1][l] += ac[l] * c1[l];
+            acc[2][l] += ac[l] * c2[l];
+            acc[3][l] += ac[l] * c3[l];
+        }
+    }
+    let mut sums = [0.0; 4];
+    for (r, column) in [b0, b1, b2, b3].iter().enumerate() {
+        let mut sum = (acc[r][0] + acc[r][1]) + (acc[r][2] + acc[r][3]);
+        for i in main..n {
+            sum += a[i] * column[i];
+        }
+        sums[r] = sum;
+    }
+    sums
+}
+
 /// `y ← y + a·x`.
+#[inline(always)]
 fn axpy(a: f64, x: &[f64], y: &mut [f64]) {
     for (yi, xi) in y.iter_mut().zip(x) {
         *yi += a * xi;

@@ -11,8 +11,8 @@
 //! BoTorch's `optimize_acqf`). Results are deterministic functions of their inputs: ties go to
 //! the lowest screen index, then to the first start.
 use super::fourier::FourierPath;
-use super::lbfgs::{minimise, LbfgsOptions};
-use super::posterior::{ContinuousPosterior, Scratch};
+use super::lbfgs::{minimise, Lbfgs, LbfgsOptions};
+use super::posterior::{BatchOut, BatchScratch, ContinuousPosterior, Scratch};
 use crate::bo::initial_design::scrambled_sobol;
 use crate::bo::interface::ContinuousSpace;
 use crate::bo::CostFunction;
@@ -177,6 +177,56 @@ pub fn best_of_local_searches(
     best
 }
 
+/// [`best_of_local_searches`] with the searches run in lockstep: at each round the pending
+/// point of every unfinished search is evaluated by one call of `f` (`points`: `m·d`
+/// coordinates; it writes `m` values and `m·d` gradient coordinates). Each search's iterates
+/// depend only on its own values, so the result is that of [`best_of_local_searches`] with
+/// the same values.
+pub fn best_of_batched_local_searches(
+    starts: &[Vec<f64>],
+    f: &mut dyn FnMut(&[f64], &mut [f64], &mut [f64]),
+    options: &LbfgsOptions,
+) -> Option<Found> {
+    let d = starts.first()?.len();
+    let (lo, hi) = (vec![0.0; d], vec![1.0; d]);
+    let mut searches: Vec<Lbfgs> = starts
+        .iter()
+        .map(|start| Lbfgs::new(start, &lo, &hi, options))
+        .collect();
+    let (mut points, mut values, mut gradients, mut waiting) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    loop {
+        points.clear();
+        waiting.clear();
+        for (k, search) in searches.iter().enumerate() {
+            if let Some(x) = search.pending() {
+                points.extend_from_slice(x);
+                waiting.push(k);
+            }
+        }
+        if waiting.is_empty() {
+            break;
+        }
+        values.resize(waiting.len(), 0.0);
+        gradients.resize(waiting.len() * d, 0.0);
+        f(&points, &mut values, &mut gradients);
+        for (j, &k) in waiting.iter().enumerate() {
+            searches[k].tell(values[j], &gradients[j * d..(j + 1) * d]);
+        }
+    }
+    let mut best: Option<Found> = None;
+    for search in searches {
+        let m = search.into_minimum();
+        if m.value.is_finite() && best.as_ref().map_or(true, |b| m.value < b.value) {
+            best = Some(Found {
+                x: m.x,
+                value: m.value,
+            });
+        }
+    }
+    best
+}
+
 /// The objective's global minimum on `[0, 1]^d`, approximated as in the stopping paper's code
 /// (BoTorch's `optimize_posterior_samples`): `optimum_raw_samples` scrambled Sobol points
 /// (scramble seed from `rng`), L-BFGS from the best `optimum_restarts` of them.
@@ -321,6 +371,73 @@ pub fn target_with_gradient(
     value
 }
 
+/// [`target_with_gradient`] at `m` points at once (`points`: `m·d` coordinates), with the
+/// same results point by point (through
+/// [`ContinuousPosterior::mean_sd_with_gradient_batch`]); values to `values` (`m`), gradients
+/// to `gradients` (`m·d`).
+#[allow(clippy::too_many_arguments)]
+pub fn targets_with_gradients(
+    target: Target,
+    posterior: &ContinuousPosterior,
+    cost: &ScaledCost,
+    y_best: f64,
+    points: &[f64],
+    scratch: &mut BatchTargetScratch,
+    values: &mut [f64],
+    gradients: &mut [f64],
+) {
+    let d = posterior.dim();
+    let m = points.len() / d;
+    let BatchTargetScratch {
+        posterior: buffers,
+        means,
+        sds,
+        mean_gradients,
+        sd_gradients,
+        cost_gradient,
+    } = scratch;
+    means.resize(m, 0.0);
+    sds.resize(m, 0.0);
+    mean_gradients.resize(m * d, 0.0);
+    sd_gradients.resize(m * d, 0.0);
+    cost_gradient.resize(d, 0.0);
+    posterior.mean_sd_with_gradient_batch(
+        points,
+        buffers,
+        BatchOut {
+            means,
+            sds,
+            mean_gradients,
+            sd_gradients,
+        },
+    );
+    for j in 0..m {
+        let x = &points[j * d..(j + 1) * d];
+        let c = cost.value_and_gradient(x, cost_gradient);
+        let [value, d_mu, d_sd, d_c] = target.value_and_partials(means[j], sds[j], c, y_best);
+        let (mg, sg) = (
+            &mean_gradients[j * d..(j + 1) * d],
+            &sd_gradients[j * d..(j + 1) * d],
+        );
+        let grad = &mut gradients[j * d..(j + 1) * d];
+        for i in 0..d {
+            grad[i] = d_mu * mg[i] + d_sd * sg[i] + d_c * cost_gradient[i];
+        }
+        values[j] = value;
+    }
+}
+
+/// Buffers for [`targets_with_gradients`].
+#[derive(Clone, Debug, Default)]
+pub struct BatchTargetScratch {
+    posterior: BatchScratch,
+    means: Vec<f64>,
+    sds: Vec<f64>,
+    mean_gradients: Vec<f64>,
+    sd_gradients: Vec<f64>,
+    cost_gradient: Vec<f64>,
+}
+
 /// Buffers for [`target_with_gradient`].
 #[derive(Clone, Debug, Default)]
 pub struct TargetScratch {
@@ -391,12 +508,21 @@ impl<'a> Landscape<'a> {
         if let Some(previous) = &self.warm.borrow().last[target.slot()] {
             starts.push(previous.clone());
         }
-        let mut scratch = TargetScratch::default();
-        let mut f = |x: &[f64], g: &mut [f64]| {
-            target_with_gradient(target, p, self.cost, self.y_best, x, &mut scratch, g)
+        let mut scratch = BatchTargetScratch::default();
+        let mut f = |points: &[f64], values: &mut [f64], gradients: &mut [f64]| {
+            targets_with_gradients(
+                target,
+                p,
+                self.cost,
+                self.y_best,
+                points,
+                &mut scratch,
+                values,
+                gradients,
+            )
         };
-        let found =
-            best_of_local_searches(&starts, &mut f, &self.config.lbfgs()).unwrap_or_else(|| {
+        let found = best_of_batched_local_searches(&starts, &mut f, &self.config.lbfgs())
+            .unwrap_or_else(|| {
                 // Every start was non-finite (cannot happen for valid posteriors and costs):
                 // report the screen's first point with an infinite value, never chosen by a
                 // rule as a stop signal.
