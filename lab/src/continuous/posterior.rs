@@ -74,7 +74,7 @@ pub struct Scratch {
 /// Reusable buffers for [`ContinuousPosterior::mean_sd_with_gradient_batch`].
 #[derive(Clone, Debug, Default)]
 pub struct BatchScratch {
-    jacobian: Vec<f64>,
+    factors: Vec<f64>,
     v: Vec<f64>,
     w: Vec<f64>,
 }
@@ -409,26 +409,28 @@ impl ContinuousPosterior {
             mean_gradients,
             sd_gradients,
         } = out;
-        scratch.jacobian.resize(m * t * d, 0.0);
+        scratch.factors.resize(m * t, 0.0);
         scratch.v.resize(m * t, 0.0);
         scratch.w.resize(m * t, 0.0);
-        for j in 0..m {
-            let x = &points[j * d..(j + 1) * d];
-            let jacobian = &mut scratch.jacobian[j * t * d..(j + 1) * t * d];
-            let v = &mut scratch.v[j * t..(j + 1) * t];
-            for s in 0..t {
-                v[s] = self.kernel.eval_with_gradient(
-                    x,
-                    &self.xs[s * d..(s + 1) * d],
-                    &mut jacobian[s * d..(s + 1) * d],
-                );
+        // k(X, x_j) and the factors φ_s of its gradients φ_s·(x_j − x_s) (the Jacobian is
+        // recomputed from them below: the same numbers, without a t·d buffer per point).
+        let kernel = self.kernel;
+        let xs = &self.xs[..t * d];
+        dispatch(|| {
+            for j in 0..m {
+                let x = &points[j * d..(j + 1) * d];
+                let factors = &mut scratch.factors[j * t..(j + 1) * t];
+                let v = &mut scratch.v[j * t..(j + 1) * t];
+                for ((value, factor), b) in v.iter_mut().zip(factors).zip(xs.chunks_exact(d)) {
+                    (*value, *factor) = kernel.eval_with_factor(x, b);
+                }
             }
-        }
+        });
         // v ← L⁻¹v, four points per pass over L (then one by one).
         let groups = m / 4;
         for group in 0..groups {
             let block = &mut scratch.v[4 * group * t..4 * (group + 1) * t];
-            dispatch(Solve4::Forward, &self.factor, t, block);
+            dispatch_solve(Solve4::Forward, &self.factor, t, block);
         }
         for j in 4 * groups..m {
             self.forward_solve(&mut scratch.v[j * t..(j + 1) * t], t);
@@ -437,31 +439,40 @@ impl ContinuousPosterior {
         // w ← L⁻ᵀw, the same way.
         for group in 0..groups {
             let block = &mut scratch.w[4 * group * t..4 * (group + 1) * t];
-            dispatch(Solve4::Backward, &self.factor, t, block);
+            dispatch_solve(Solve4::Backward, &self.factor, t, block);
         }
         for j in 4 * groups..m {
             self.backward_solve(&mut scratch.w[j * t..(j + 1) * t]);
         }
-        for j in 0..m {
-            let v = &scratch.v[j * t..(j + 1) * t];
-            let w = &scratch.w[j * t..(j + 1) * t];
-            let jacobian = &scratch.jacobian[j * t * d..(j + 1) * t * d];
-            let mean = self.prior_mean + dot(v, &self.a);
-            let variance = self.kernel.outputscale - dot(v, v);
-            let sd = variance.max(0.0).sqrt();
-            let mean_gradient = &mut mean_gradients[j * d..(j + 1) * d];
-            let sd_gradient = &mut sd_gradients[j * d..(j + 1) * d];
-            mean_gradient.fill(0.0);
-            sd_gradient.fill(0.0);
-            let scale = if sd > 0.0 { -1.0 / sd } else { 0.0 };
-            for s in 0..t {
-                let row = &jacobian[s * d..(s + 1) * d];
-                axpy(self.alpha[s], row, mean_gradient);
-                axpy(scale * w[s], row, sd_gradient);
+        let (prior_mean, outputscale, alpha) = (self.prior_mean, kernel.outputscale, &self.alpha);
+        let a = &self.a;
+        dispatch(|| {
+            let mut row = vec![0.0; d];
+            for j in 0..m {
+                let x = &points[j * d..(j + 1) * d];
+                let v = &scratch.v[j * t..(j + 1) * t];
+                let w = &scratch.w[j * t..(j + 1) * t];
+                let factors = &scratch.factors[j * t..(j + 1) * t];
+                let mean = prior_mean + dot(v, a);
+                let variance = outputscale - dot(v, v);
+                let sd = variance.max(0.0).sqrt();
+                let mean_gradient = &mut mean_gradients[j * d..(j + 1) * d];
+                let sd_gradient = &mut sd_gradients[j * d..(j + 1) * d];
+                mean_gradient.fill(0.0);
+                sd_gradient.fill(0.0);
+                let scale = if sd > 0.0 { -1.0 / sd } else { 0.0 };
+                for s in 0..t {
+                    let b = &xs[s * d..(s + 1) * d];
+                    for ((r, p), q) in row.iter_mut().zip(x).zip(b) {
+                        *r = factors[s] * (p - q);
+                    }
+                    axpy(alpha[s], &row, mean_gradient);
+                    axpy(scale * w[s], &row, sd_gradient);
+                }
+                means[j] = mean;
+                sds[j] = sd;
             }
-            means[j] = mean;
-            sds[j] = sd;
-        }
+        });
     }
 
     /// [`ContinuousPosterior::mean_sd_with_gradient`] with owned results (tests, diagnostics).
@@ -519,12 +530,12 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     sum
 }
 
-/// Runs `kernel(factor, t, block)` compiled for AVX2 where the processor has it (detected
+/// Runs `solve(factor, t, block)` compiled for AVX2 where the processor has it (detected
 /// at run time), else as built. AVX2 without FMA changes only the width of the vector
 /// instructions, never the operations or their order (Rust never contracts `a·b + c` into one
 /// rounding), so the results are the same on every x86-64 machine; a test checks the batched
 /// queries against the one-point ones bit for bit.
-fn dispatch(kernel: Solve4, factor: &[f64], t: usize, block: &mut [f64]) {
+fn dispatch_solve(solve: Solve4, factor: &[f64], t: usize, block: &mut [f64]) {
     #[cfg(target_arch = "x86_64")]
     {
         #[target_feature(enable = "avx2")]
@@ -538,7 +549,7 @@ fn dispatch(kernel: Solve4, factor: &[f64], t: usize, block: &mut [f64]) {
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the processor supports AVX2 (checked just above).
             unsafe {
-                match kernel {
+                match solve {
                     Solve4::Forward => forward_avx2(factor, t, block),
                     Solve4::Backward => backward_avx2(factor, t, block),
                 }
@@ -546,13 +557,33 @@ fn dispatch(kernel: Solve4, factor: &[f64], t: usize, block: &mut [f64]) {
             return;
         }
     }
-    match kernel {
+    match solve {
         Solve4::Forward => forward_solve4(factor, t, block),
         Solve4::Backward => backward_solve4(factor, t, block),
     }
 }
 
-/// Which four-vector solve [`dispatch`] runs.
+/// Runs `f` through a function compiled for AVX2 where the processor has it (as
+/// [`dispatch_solve`]; `f` is inlined into it where the compiler can).
+#[inline(always)]
+fn dispatch(f: impl FnOnce()) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        unsafe fn with_avx2(f: impl FnOnce()) {
+            f()
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor supports AVX2 (checked just above).
+            unsafe { with_avx2(f) };
+            return;
+        }
+    }
+    f()
+}
+
+/// Which four-vector solve [`dispatch_solve`] runs.
 #[derive(Clone, Copy)]
 enum Solve4 {
     Forward,
@@ -560,44 +591,120 @@ enum Solve4 {
 }
 
 /// `v_r ← L⁻¹v_r` for the four vectors of `block` (`4·t` values, vector after vector), `L`
-/// packed by rows as in [`ContinuousPosterior`]: each row read once for the four, each vector
-/// with exactly `forward_solve`'s operations.
+/// packed by rows as in [`ContinuousPosterior`]: each vector with exactly `forward_solve`'s
+/// operations. Rows go in pairs `(i, i + 1)`: their dot products share the loads of
+/// `v[..4⌊i/4⌋]` (lanes and sums in [`dot`]'s order); row `i + 1` then adds the lanes that
+/// need `v_i` and its tail.
 #[inline(always)]
 fn forward_solve4(factor: &[f64], t: usize, block: &mut [f64]) {
     let (v0, rest) = block.split_at_mut(t);
     let (v1, rest) = rest.split_at_mut(t);
     let (v2, v3) = rest.split_at_mut(t);
-    for i in 0..t {
+    let mut v = [v0, v1, v2, v3];
+    let row_of = |i: usize| {
         let start = i * (i + 1) / 2;
-        let row = &factor[start..start + i + 1];
-        let s = dot4(&row[..i], [&v0[..i], &v1[..i], &v2[..i], &v3[..i]]);
-        v0[i] = (v0[i] - s[0]) / row[i];
-        v1[i] = (v1[i] - s[1]) / row[i];
-        v2[i] = (v2[i] - s[2]) / row[i];
-        v3[i] = (v3[i] - s[3]) / row[i];
+        &factor[start..start + i + 1]
+    };
+    let mut i = 0;
+    while i + 1 < t {
+        let (upper, lower) = (row_of(i), row_of(i + 1));
+        let common = 4 * (i / 4);
+        let mut acc_upper = [[0.0; 4]; 4];
+        let mut acc_lower = [[0.0; 4]; 4];
+        {
+            let [a, b, c, d] = &v;
+            let cols = [&a[..common], &b[..common], &c[..common], &d[..common]];
+            for (k, (u, l)) in upper[..common]
+                .chunks_exact(4)
+                .zip(lower[..common].chunks_exact(4))
+                .enumerate()
+            {
+                for (r, col) in cols.iter().enumerate() {
+                    let x = &col[4 * k..4 * k + 4];
+                    for lane in 0..4 {
+                        acc_upper[r][lane] += u[lane] * x[lane];
+                        acc_lower[r][lane] += l[lane] * x[lane];
+                    }
+                }
+            }
+        }
+        // Row i: its tail, then v_i.
+        for (r, vr) in v.iter_mut().enumerate() {
+            let acc = acc_upper[r];
+            let mut sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+            for k in common..i {
+                sum += upper[k] * vr[k];
+            }
+            vr[i] = (vr[i] - sum) / upper[i];
+        }
+        // Row i + 1: one more chunk if it ends at i + 1, then its tail, then v_{i+1}.
+        let chunked = 4 * ((i + 1) / 4);
+        for (r, vr) in v.iter_mut().enumerate() {
+            let mut acc = acc_lower[r];
+            if chunked > common {
+                for lane in 0..4 {
+                    acc[lane] += lower[common + lane] * vr[common + lane];
+                }
+            }
+            let mut sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+            for k in chunked..i + 1 {
+                sum += lower[k] * vr[k];
+            }
+            vr[i + 1] = (vr[i + 1] - sum) / lower[i + 1];
+        }
+        i += 2;
+    }
+    if i < t {
+        let row = row_of(i);
+        let [a, b, c, d] = &mut v;
+        let s = dot4(&row[..i], [&a[..i], &b[..i], &c[..i], &d[..i]]);
+        for (r, vr) in v.iter_mut().enumerate() {
+            vr[i] = (vr[i] - s[r]) / row[i];
+        }
     }
 }
 
 /// `w_r ← L⁻ᵀw_r` for the four vectors of `block`, as [`forward_solve4`] (each vector with
-/// exactly `backward_solve`'s operations).
+/// exactly `backward_solve`'s operations). Rows go in pairs `(i, i − 1)`: each entry
+/// `k < i − 1` gets row `i`'s term and then row `i − 1`'s, as in two passes, in one.
 #[inline(always)]
 fn backward_solve4(factor: &[f64], t: usize, block: &mut [f64]) {
     let (w0, rest) = block.split_at_mut(t);
     let (w1, rest) = rest.split_at_mut(t);
     let (w2, w3) = rest.split_at_mut(t);
-    for i in (0..t).rev() {
+    let mut w = [w0, w1, w2, w3];
+    let row_of = |i: usize| {
         let start = i * (i + 1) / 2;
-        let row = &factor[start..start + i + 1];
-        w0[i] /= row[i];
-        w1[i] /= row[i];
-        w2[i] /= row[i];
-        w3[i] /= row[i];
-        let (a0, a1, a2, a3) = (-w0[i], -w1[i], -w2[i], -w3[i]);
-        let row = &row[..i];
-        axpy(a0, row, &mut w0[..i]);
-        axpy(a1, row, &mut w1[..i]);
-        axpy(a2, row, &mut w2[..i]);
-        axpy(a3, row, &mut w3[..i]);
+        &factor[start..start + i + 1]
+    };
+    let mut i = t;
+    while i >= 2 {
+        let (high, low) = (i - 1, i - 2);
+        let (upper, lower) = (row_of(high), row_of(low));
+        let mut a = [0.0; 4];
+        let mut b = [0.0; 4];
+        for (r, wr) in w.iter_mut().enumerate() {
+            wr[high] /= upper[high];
+            a[r] = -wr[high];
+            wr[low] += a[r] * upper[low];
+            wr[low] /= lower[low];
+            b[r] = -wr[low];
+        }
+        let (upper, lower) = (&upper[..low], &lower[..low]);
+        for (r, wr) in w.iter_mut().enumerate() {
+            let (ar, br) = (a[r], b[r]);
+            for ((x, &u), &l) in wr[..low].iter_mut().zip(upper).zip(lower) {
+                *x += ar * u;
+                *x += br * l;
+            }
+        }
+        i -= 2;
+    }
+    if i == 1 {
+        let row = row_of(0);
+        for wr in w.iter_mut() {
+            wr[0] /= row[0];
+        }
     }
 }
 
