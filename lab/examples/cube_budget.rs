@@ -216,44 +216,6 @@ fn main() {
             let t3 = thread_cpu_seconds(&clock);
             per_iteration.push((t1 - t0) + (t3 - t2));
         }
-        if std::env::var_os("CUBE_BUDGET_MICRO").is_some() {
-            // Micro-benchmark at the final t: 80 points, batched posterior vs kernels alone.
-            let pts = scrambled_sobol(80, d, &mut rng);
-            let mut scratch = pbgi_lab::continuous::posterior::BatchScratch::default();
-            let (mut mu, mut sd) = (vec![0.0; 80], vec![0.0; 80]);
-            let (mut gm, mut gs) = (vec![0.0; 80 * d], vec![0.0; 80 * d]);
-            let reps = 20;
-            let a = thread_cpu_seconds(&clock);
-            for _ in 0..reps {
-                posterior.mean_sd_with_gradient_batch(
-                    &pts,
-                    &mut scratch,
-                    pbgi_lab::continuous::posterior::BatchOut {
-                        means: &mut mu,
-                        sds: &mut sd,
-                        mean_gradients: &mut gm,
-                        sd_gradients: &mut gs,
-                    },
-                );
-            }
-            let b = thread_cpu_seconds(&clock);
-            let mut g = vec![0.0; d];
-            let mut sink = 0.0;
-            for _ in 0..reps {
-                for x in pts.chunks_exact(d) {
-                    for s in 0..posterior.len() {
-                        sink += kernel.eval_with_gradient(x, posterior.point(s), &mut g);
-                    }
-                }
-            }
-            let c = thread_cpu_seconds(&clock);
-            println!(
-                "t = {}: µs per point: batched posterior {:.2}, its kernels alone {:.2} ({sink:.3})",
-                posterior.len(),
-                (b - a) / (reps * 80) as f64 * 1e6,
-                (c - b) / (reps * 80) as f64 * 1e6
-            );
-        }
         let run_total: f64 = per_iteration.iter().sum();
         let window = |a: usize, b: usize| -> f64 {
             let w: Vec<f64> = per_iteration
