@@ -114,8 +114,12 @@ pub fn minimise(
 enum Phase {
     /// Waiting for `f` and `∇f` at the (clamped) start.
     Start,
+    /// Waiting for `∇f` at the start (its value is known and finite).
+    StartGradient,
     /// Waiting for `f` and `∇f` at `trial`, the line search's current point.
     Trial,
+    /// Waiting for `∇f` at `trial` (its value, `trial_value`, passed the Armijo test).
+    TrialGradient,
     /// Finished.
     Done(Termination),
 }
@@ -141,6 +145,7 @@ pub struct Lbfgs {
     halvings: usize,
     alpha: f64,
     predicted: f64,
+    trial_value: f64,
     phase: Phase,
 }
 
@@ -170,6 +175,7 @@ impl Lbfgs {
             halvings: 0,
             alpha: 1.0,
             predicted: 0.0,
+            trial_value: f64::NAN,
             phase: Phase::Start,
         }
     }
@@ -177,8 +183,8 @@ impl Lbfgs {
     /// The point at which `f` and `∇f` are needed next (`None`: finished).
     pub fn pending(&self) -> Option<&[f64]> {
         match self.phase {
-            Phase::Start => Some(&self.x),
-            Phase::Trial => Some(&self.trial),
+            Phase::Start | Phase::StartGradient => Some(&self.x),
+            Phase::Trial | Phase::TrialGradient => Some(&self.trial),
             Phase::Done(_) => None,
         }
     }
@@ -188,13 +194,51 @@ impl Lbfgs {
         matches!(self.phase, Phase::Done(_))
     }
 
-    /// `f` and `∇f` at the [`Lbfgs::pending`] point (ignored once finished).
+    /// `f` and `∇f` at the [`Lbfgs::pending`] point (ignored once finished). The same as
+    /// [`Lbfgs::tell_value`] and then, if it asks for it, [`Lbfgs::tell_gradient`].
     pub fn tell(&mut self, value: f64, gradient: &[f64]) {
-        let finite = value.is_finite() && gradient.iter().all(|v| v.is_finite());
+        if self.tell_value(value) {
+            self.tell_gradient(gradient);
+        }
+    }
+
+    /// `f` at the [`Lbfgs::pending`] point; returns whether `∇f` there is needed (then call
+    /// [`Lbfgs::tell_gradient`] before anything else). It is not needed where the value alone
+    /// decides: a non-finite value, or a trial point that fails the Armijo test; both are
+    /// rejected whatever the gradient, so the search goes exactly as with [`Lbfgs::tell`].
+    pub fn tell_value(&mut self, value: f64) -> bool {
         match self.phase {
             Phase::Start => {
                 self.evaluations += 1;
                 self.value = value;
+                if !value.is_finite() {
+                    self.phase = Phase::Done(Termination::NotFinite);
+                    return false;
+                }
+                self.phase = Phase::StartGradient;
+                true
+            }
+            Phase::Trial => {
+                self.evaluations += 1;
+                if value.is_finite() && value <= self.value + ARMIJO * self.predicted {
+                    self.trial_value = value;
+                    self.phase = Phase::TrialGradient;
+                    true
+                } else {
+                    self.reject();
+                    false
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// `∇f` at the point whose value [`Lbfgs::tell_value`] asked it for (ignored otherwise).
+    /// A non-finite gradient ends the search at the start and rejects a trial point.
+    pub fn tell_gradient(&mut self, gradient: &[f64]) {
+        let finite = gradient.iter().all(|v| v.is_finite());
+        match self.phase {
+            Phase::StartGradient => {
                 self.g.copy_from_slice(gradient);
                 if !finite {
                     self.phase = Phase::Done(Termination::NotFinite);
@@ -202,28 +246,33 @@ impl Lbfgs {
                 }
                 self.begin_iteration();
             }
-            Phase::Trial => {
-                self.evaluations += 1;
-                if finite && value <= self.value + ARMIJO * self.predicted {
-                    // 4. Memory update and the decrease test.
-                    self.memory.push(&self.x, &self.trial, &self.g, gradient);
-                    let decrease = self.value - value;
-                    self.value = value;
-                    self.x.copy_from_slice(&self.trial);
-                    self.g.copy_from_slice(gradient);
-                    if decrease <= self.options.relative_tolerance * value.abs().max(1.0) {
-                        self.phase = Phase::Done(Termination::Decrease);
-                    } else {
-                        self.begin_iteration();
-                    }
+            Phase::TrialGradient => {
+                if !finite {
+                    self.reject();
+                    return;
+                }
+                // 4. Memory update and the decrease test.
+                let value = self.trial_value;
+                self.memory.push(&self.x, &self.trial, &self.g, gradient);
+                let decrease = self.value - value;
+                self.value = value;
+                self.x.copy_from_slice(&self.trial);
+                self.g.copy_from_slice(gradient);
+                if decrease <= self.options.relative_tolerance * value.abs().max(1.0) {
+                    self.phase = Phase::Done(Termination::Decrease);
                 } else {
-                    self.alpha *= 0.5;
-                    self.halvings += 1;
-                    self.next_trial();
+                    self.begin_iteration();
                 }
             }
-            Phase::Done(_) => {}
+            _ => {}
         }
+    }
+
+    /// The trial point is rejected: halve the step.
+    fn reject(&mut self) {
+        self.alpha *= 0.5;
+        self.halvings += 1;
+        self.next_trial();
     }
 
     /// 1. Binding coordinates and the projected gradient; the stopping tests; a new iteration.

@@ -394,38 +394,54 @@ impl ContinuousPosterior {
     /// operations in the same order, with each row of `L` read once for four points (the
     /// triangular solves are most of the time, and bound by reading `L`). Results are written
     /// to `means`, `sds` (length `m`), `mean_gradients` and `sd_gradients` (`m·d`, row after
-    /// row).
+    /// row). The same as [`ContinuousPosterior::mean_sd_batch`] followed by
+    /// [`ContinuousPosterior::gradients_batch`] for every point.
     pub fn mean_sd_with_gradient_batch(
         &self,
         points: &[f64],
         scratch: &mut BatchScratch,
         out: BatchOut<'_>,
     ) {
-        let (t, d) = (self.len(), self.dim);
-        let m = points.len() / d;
+        let m = points.len() / self.dim;
         let BatchOut {
             means,
             sds,
             mean_gradients,
             sd_gradients,
         } = out;
+        self.mean_sd_batch(points, scratch, means, sds);
+        let all: Vec<usize> = (0..m).collect();
+        self.gradients_batch(points, scratch, sds, &all, mean_gradients, sd_gradients);
+    }
+
+    /// The posterior mean and sd at `m` points (`points`: `m·d` coordinates), written to
+    /// `means` and `sds`: [`ContinuousPosterior::mean_sd_with_gradient`]'s values bit for bit,
+    /// without the gradients. `scratch` keeps what [`ContinuousPosterior::gradients_batch`]
+    /// needs for any of these points (`O(t)` per point instead of a second `O(t²)` solve
+    /// for the points whose gradient is never asked for).
+    pub fn mean_sd_batch(
+        &self,
+        points: &[f64],
+        scratch: &mut BatchScratch,
+        means: &mut [f64],
+        sds: &mut [f64],
+    ) {
+        let (t, d) = (self.len(), self.dim);
+        let m = points.len() / d;
         scratch.factors.resize(m * t, 0.0);
         scratch.v.resize(m * t, 0.0);
-        scratch.w.resize(m * t, 0.0);
         // k(X, x_j) and the factors φ_s of its gradients φ_s·(x_j − x_s) (the Jacobian is
-        // recomputed from them below: the same numbers, without a t·d buffer per point).
+        // recomputed from them later: the same numbers, without a t·d buffer per point).
         let kernel = self.kernel;
         let xs = &self.xs[..t * d];
-        dispatch(|| {
-            for j in 0..m {
-                let x = &points[j * d..(j + 1) * d];
-                let factors = &mut scratch.factors[j * t..(j + 1) * t];
-                let v = &mut scratch.v[j * t..(j + 1) * t];
-                for ((value, factor), b) in v.iter_mut().zip(factors).zip(xs.chunks_exact(d)) {
-                    (*value, *factor) = kernel.eval_with_factor(x, b);
-                }
+        for j in 0..m {
+            let x = &points[j * d..(j + 1) * d];
+            let factors = &mut scratch.factors[j * t..(j + 1) * t];
+            let v = &mut scratch.v[j * t..(j + 1) * t];
+            for ((value, factor), b) in v.iter_mut().zip(factors).zip(xs.chunks_exact(d)) {
+                (*value, *factor) = kernel.eval_with_factor(x, b);
             }
-        });
+        }
         // v ← L⁻¹v, four points per pass over L (then one by one).
         let groups = m / 4;
         for group in 0..groups {
@@ -435,44 +451,64 @@ impl ContinuousPosterior {
         for j in 4 * groups..m {
             self.forward_solve(&mut scratch.v[j * t..(j + 1) * t], t);
         }
-        scratch.w.copy_from_slice(&scratch.v[..m * t]);
+        for j in 0..m {
+            let v = &scratch.v[j * t..(j + 1) * t];
+            means[j] = self.prior_mean + dot(v, &self.a);
+            let variance = self.kernel.outputscale - dot(v, v);
+            sds[j] = variance.max(0.0).sqrt();
+        }
+    }
+
+    /// The gradients `∇μ`, `∇σ` at the points `selected` (indices into the last
+    /// [`ContinuousPosterior::mean_sd_batch`] call's `points`, whose `sds` are passed back),
+    /// written row after row in the order of `selected` to `mean_gradients` and
+    /// `sd_gradients` (`selected.len()·d` each): [`ContinuousPosterior::mean_sd_with_gradient`]'s
+    /// gradients bit for bit.
+    pub fn gradients_batch(
+        &self,
+        points: &[f64],
+        scratch: &mut BatchScratch,
+        sds: &[f64],
+        selected: &[usize],
+        mean_gradients: &mut [f64],
+        sd_gradients: &mut [f64],
+    ) {
+        let (t, d) = (self.len(), self.dim);
+        let n = selected.len();
+        scratch.w.clear();
+        for &j in selected {
+            scratch.w.extend_from_slice(&scratch.v[j * t..(j + 1) * t]);
+        }
         // w ← L⁻ᵀw, the same way.
+        let groups = n / 4;
         for group in 0..groups {
             let block = &mut scratch.w[4 * group * t..4 * (group + 1) * t];
             dispatch_solve(Solve4::Backward, &self.factor, t, block);
         }
-        for j in 4 * groups..m {
-            self.backward_solve(&mut scratch.w[j * t..(j + 1) * t]);
+        for k in 4 * groups..n {
+            self.backward_solve(&mut scratch.w[k * t..(k + 1) * t]);
         }
-        let (prior_mean, outputscale, alpha) = (self.prior_mean, kernel.outputscale, &self.alpha);
-        let a = &self.a;
-        dispatch(|| {
-            let mut row = vec![0.0; d];
-            for j in 0..m {
-                let x = &points[j * d..(j + 1) * d];
-                let v = &scratch.v[j * t..(j + 1) * t];
-                let w = &scratch.w[j * t..(j + 1) * t];
-                let factors = &scratch.factors[j * t..(j + 1) * t];
-                let mean = prior_mean + dot(v, a);
-                let variance = outputscale - dot(v, v);
-                let sd = variance.max(0.0).sqrt();
-                let mean_gradient = &mut mean_gradients[j * d..(j + 1) * d];
-                let sd_gradient = &mut sd_gradients[j * d..(j + 1) * d];
-                mean_gradient.fill(0.0);
-                sd_gradient.fill(0.0);
-                let scale = if sd > 0.0 { -1.0 / sd } else { 0.0 };
-                for s in 0..t {
-                    let b = &xs[s * d..(s + 1) * d];
-                    for ((r, p), q) in row.iter_mut().zip(x).zip(b) {
-                        *r = factors[s] * (p - q);
-                    }
-                    axpy(alpha[s], &row, mean_gradient);
-                    axpy(scale * w[s], &row, sd_gradient);
+        let xs = &self.xs[..t * d];
+        let mut row = vec![0.0; d];
+        for (k, &j) in selected.iter().enumerate() {
+            let x = &points[j * d..(j + 1) * d];
+            let w = &scratch.w[k * t..(k + 1) * t];
+            let factors = &scratch.factors[j * t..(j + 1) * t];
+            let mean_gradient = &mut mean_gradients[k * d..(k + 1) * d];
+            let sd_gradient = &mut sd_gradients[k * d..(k + 1) * d];
+            mean_gradient.fill(0.0);
+            sd_gradient.fill(0.0);
+            let sd = sds[j];
+            let scale = if sd > 0.0 { -1.0 / sd } else { 0.0 };
+            for s in 0..t {
+                let b = &xs[s * d..(s + 1) * d];
+                for ((r, p), q) in row.iter_mut().zip(x).zip(b) {
+                    *r = factors[s] * (p - q);
                 }
-                means[j] = mean;
-                sds[j] = sd;
+                axpy(self.alpha[s], &row, mean_gradient);
+                axpy(scale * w[s], &row, sd_gradient);
             }
-        });
+        }
     }
 
     /// [`ContinuousPosterior::mean_sd_with_gradient`] with owned results (tests, diagnostics).
@@ -561,26 +597,6 @@ fn dispatch_solve(solve: Solve4, factor: &[f64], t: usize, block: &mut [f64]) {
         Solve4::Forward => forward_solve4(factor, t, block),
         Solve4::Backward => backward_solve4(factor, t, block),
     }
-}
-
-/// Runs `f` through a function compiled for AVX2 where the processor has it (as
-/// [`dispatch_solve`]; `f` is inlined into it where the compiler can).
-#[inline(always)]
-fn dispatch(f: impl FnOnce()) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "avx2")]
-        #[inline]
-        unsafe fn with_avx2(f: impl FnOnce()) {
-            f()
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor supports AVX2 (checked just above).
-            unsafe { with_avx2(f) };
-            return;
-        }
-    }
-    f()
 }
 
 /// Which four-vector solve [`dispatch_solve`] runs.

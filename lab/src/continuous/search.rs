@@ -12,7 +12,7 @@
 //! the lowest screen index, then to the first start.
 use super::fourier::FourierPath;
 use super::lbfgs::{minimise, Lbfgs, LbfgsOptions};
-use super::posterior::{BatchOut, BatchScratch, ContinuousPosterior, Scratch};
+use super::posterior::{BatchScratch, ContinuousPosterior, Scratch};
 use crate::bo::initial_design::scrambled_sobol;
 use crate::bo::interface::ContinuousSpace;
 use crate::bo::CostFunction;
@@ -191,14 +191,25 @@ pub fn best_of_local_searches(
     best
 }
 
+/// A function evaluated at many points at once, in two phases: the values, then the
+/// gradients at those of the points that need them.
+pub trait BatchFunction {
+    /// `f` at the `m` points (`points`: `m·d` coordinates), written to `values`.
+    fn values(&mut self, points: &[f64], values: &mut [f64]);
+    /// `∇f` at the points `selected` (indices into the last [`BatchFunction::values`] call's
+    /// points), written row after row in the order of `selected`.
+    fn gradients(&mut self, points: &[f64], selected: &[usize], gradients: &mut [f64]);
+}
+
 /// [`best_of_local_searches`] with the searches run in lockstep: at each round the pending
-/// point of every unfinished search is evaluated by one call of `f` (`points`: `m·d`
-/// coordinates; it writes `m` values and `m·d` gradient coordinates). Each search's iterates
-/// depend only on its own values, so the result is that of [`best_of_local_searches`] with
-/// the same values.
+/// points of every unfinished search are evaluated by one call of `f.values`, and the
+/// gradients by one call of `f.gradients` at the points where a search needs them
+/// ([`Lbfgs::tell_value`]: not at trial points the value already rejects). Each search's
+/// iterates depend only on its own values and gradients, so the result is that of
+/// [`best_of_local_searches`] with the same values and gradients.
 pub fn best_of_batched_local_searches(
     starts: &[Vec<f64>],
-    f: &mut dyn FnMut(&[f64], &mut [f64], &mut [f64]),
+    f: &mut dyn BatchFunction,
     options: &LbfgsOptions,
 ) -> Option<Found> {
     let d = starts.first()?.len();
@@ -207,8 +218,8 @@ pub fn best_of_batched_local_searches(
         .iter()
         .map(|start| Lbfgs::new(start, &lo, &hi, options))
         .collect();
-    let (mut points, mut values, mut gradients, mut waiting) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut points, mut values, mut gradients) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut waiting, mut selected) = (Vec::new(), Vec::new());
     loop {
         points.clear();
         waiting.clear();
@@ -222,10 +233,20 @@ pub fn best_of_batched_local_searches(
             break;
         }
         values.resize(waiting.len(), 0.0);
-        gradients.resize(waiting.len() * d, 0.0);
-        f(&points, &mut values, &mut gradients);
+        f.values(&points, &mut values);
+        selected.clear();
         for (j, &k) in waiting.iter().enumerate() {
-            searches[k].tell(values[j], &gradients[j * d..(j + 1) * d]);
+            if searches[k].tell_value(values[j]) {
+                selected.push(j);
+            }
+        }
+        if selected.is_empty() {
+            continue;
+        }
+        gradients.resize(selected.len() * d, 0.0);
+        f.gradients(&points, &selected, &mut gradients);
+        for (row, &j) in selected.iter().enumerate() {
+            searches[waiting[j]].tell_gradient(&gradients[row * d..(row + 1) * d]);
         }
     }
     let mut best: Option<Found> = None;
@@ -385,71 +406,98 @@ pub fn target_with_gradient(
     value
 }
 
-/// [`target_with_gradient`] at `m` points at once (`points`: `m·d` coordinates), with the
-/// same results point by point (through
-/// [`ContinuousPosterior::mean_sd_with_gradient_batch`]); values to `values` (`m`), gradients
-/// to `gradients` (`m·d`).
-#[allow(clippy::too_many_arguments)]
-pub fn targets_with_gradients(
+/// A target on one step's posterior as a [`BatchFunction`]: [`target_with_gradient`]'s values
+/// and gradients bit for bit (through [`ContinuousPosterior::mean_sd_batch`] and
+/// [`ContinuousPosterior::gradients_batch`]).
+pub struct TargetBatch<'a> {
     target: Target,
-    posterior: &ContinuousPosterior,
-    cost: &ScaledCost,
+    posterior: &'a ContinuousPosterior,
+    cost: &'a ScaledCost,
     y_best: f64,
-    points: &[f64],
-    scratch: &mut BatchTargetScratch,
-    values: &mut [f64],
-    gradients: &mut [f64],
-) {
-    let d = posterior.dim();
-    let m = points.len() / d;
-    let BatchTargetScratch {
-        posterior: buffers,
-        means,
-        sds,
-        mean_gradients,
-        sd_gradients,
-        cost_gradient,
-    } = scratch;
-    means.resize(m, 0.0);
-    sds.resize(m, 0.0);
-    mean_gradients.resize(m * d, 0.0);
-    sd_gradients.resize(m * d, 0.0);
-    cost_gradient.resize(d, 0.0);
-    posterior.mean_sd_with_gradient_batch(
-        points,
-        buffers,
-        BatchOut {
-            means,
-            sds,
-            mean_gradients,
-            sd_gradients,
-        },
-    );
-    for j in 0..m {
-        let x = &points[j * d..(j + 1) * d];
-        let c = cost.value_and_gradient(x, cost_gradient);
-        let [value, d_mu, d_sd, d_c] = target.value_and_partials(means[j], sds[j], c, y_best);
-        let (mg, sg) = (
-            &mean_gradients[j * d..(j + 1) * d],
-            &sd_gradients[j * d..(j + 1) * d],
-        );
-        let grad = &mut gradients[j * d..(j + 1) * d];
-        for i in 0..d {
-            grad[i] = d_mu * mg[i] + d_sd * sg[i] + d_c * cost_gradient[i];
+    scratch: BatchScratch,
+    means: Vec<f64>,
+    sds: Vec<f64>,
+    /// Per point: `∂/∂μ`, `∂/∂σ`, `∂/∂(λc)` of the target.
+    partials: Vec<[f64; 3]>,
+    /// Per point: `∇(λc)` (`d` each).
+    cost_gradients: Vec<f64>,
+    mean_gradients: Vec<f64>,
+    sd_gradients: Vec<f64>,
+}
+
+impl<'a> TargetBatch<'a> {
+    /// `target` with this posterior, cost and incumbent.
+    pub fn new(
+        target: Target,
+        posterior: &'a ContinuousPosterior,
+        cost: &'a ScaledCost,
+        y_best: f64,
+    ) -> Self {
+        Self {
+            target,
+            posterior,
+            cost,
+            y_best,
+            scratch: BatchScratch::default(),
+            means: Vec::new(),
+            sds: Vec::new(),
+            partials: Vec::new(),
+            cost_gradients: Vec::new(),
+            mean_gradients: Vec::new(),
+            sd_gradients: Vec::new(),
         }
-        values[j] = value;
     }
 }
 
-/// Buffers for [`targets_with_gradients`].
-#[derive(Clone, Debug, Default)]
-pub struct BatchTargetScratch {
-    posterior: BatchScratch,
-    means: Vec<f64>,
-    sds: Vec<f64>,
-    mean_gradients: Vec<f64>,
-    sd_gradients: Vec<f64>,
-    cost_gradient: Vec<f64>,
+impl BatchFunction for TargetBatch<'_> {
+    fn values(&mut self, points: &[f64], values: &mut [f64]) {
+        let d = self.posterior.dim();
+        let m = points.len() / d;
+        self.means.resize(m, 0.0);
+        self.sds.resize(m, 0.0);
+        self.partials.resize(m, [0.0; 3]);
+        self.cost_gradients.resize(m * d, 0.0);
+        self.posterior
+            .mean_sd_batch(points, &mut self.scratch, &mut self.means, &mut self.sds);
+        for j in 0..m {
+            let x = &points[j * d..(j + 1) * d];
+            let c = self
+                .cost
+                .value_and_gradient(x, &mut self.cost_gradients[j * d..(j + 1) * d]);
+            let [value, d_mu, d_sd, d_c] =
+                self.target
+                    .value_and_partials(self.means[j], self.sds[j], c, self.y_best);
+            self.partials[j] = [d_mu, d_sd, d_c];
+            values[j] = value;
+        }
+    }
+
+    fn gradients(&mut self, points: &[f64], selected: &[usize], gradients: &mut [f64]) {
+        let d = self.posterior.dim();
+        let n = selected.len();
+        self.mean_gradients.resize(n * d, 0.0);
+        self.sd_gradients.resize(n * d, 0.0);
+        self.posterior.gradients_batch(
+            points,
+            &mut self.scratch,
+            &self.sds,
+            selected,
+            &mut self.mean_gradients,
+            &mut self.sd_gradients,
+        );
+        for (row, &j) in selected.iter().enumerate() {
+            let [d_mu, d_sd, d_c] = self.partials[j];
+            let cg = &self.cost_gradients[j * d..(j + 1) * d];
+            let (mg, sg) = (
+                &self.mean_gradients[row * d..(row + 1) * d],
+                &self.sd_gradients[row * d..(row + 1) * d],
+            );
+            let grad = &mut gradients[row * d..(row + 1) * d];
+            for i in 0..d {
+                grad[i] = d_mu * mg[i] + d_sd * sg[i] + d_c * cg[i];
+            }
+        }
+    }
 }
 
 /// Buffers for [`target_with_gradient`].
@@ -522,19 +570,7 @@ impl<'a> Landscape<'a> {
         if let Some(previous) = &self.warm.borrow().last[target.slot()] {
             starts.push(previous.clone());
         }
-        let mut scratch = BatchTargetScratch::default();
-        let mut f = |points: &[f64], values: &mut [f64], gradients: &mut [f64]| {
-            targets_with_gradients(
-                target,
-                p,
-                self.cost,
-                self.y_best,
-                points,
-                &mut scratch,
-                values,
-                gradients,
-            )
-        };
+        let mut f = TargetBatch::new(target, p, self.cost, self.y_best);
         let found = best_of_batched_local_searches(&starts, &mut f, &self.config.lbfgs())
             .unwrap_or_else(|| {
                 // Every start was non-finite (cannot happen for valid posteriors and costs):
