@@ -275,7 +275,8 @@ impl Lbfgs {
         self.next_trial();
     }
 
-    /// 1. Binding coordinates and the projected gradient; the stopping tests; a new iteration.
+    /// Step 1 (module documentation): binding coordinates and the projected gradient; the
+    /// stopping tests; a new iteration.
     fn begin_iteration(&mut self) {
         let d = self.x.len();
         let mut largest = 0.0_f64;
@@ -299,7 +300,7 @@ impl Lbfgs {
         self.begin_attempt();
     }
 
-    /// 2. The direction (attempt 0: L-BFGS; attempt 1: again with the memory cleared).
+    /// Step 2: the direction (attempt 0: L-BFGS; attempt 1: again with the memory cleared).
     fn begin_attempt(&mut self) {
         let d = self.x.len();
         if self.attempt == 1 {
@@ -330,7 +331,7 @@ impl Lbfgs {
         self.next_trial();
     }
 
-    /// 3. Projected backtracking: the next trial point with a predicted decrease, or the next
+    /// Step 3: projected backtracking: the next trial point with a predicted decrease, or the next
     /// attempt, or the end.
     fn next_trial(&mut self) {
         let d = self.x.len();
