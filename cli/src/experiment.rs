@@ -28,8 +28,8 @@ pub struct Args {
     /// paper's 1-D setting: 50 samples on 10,001 points), `paper-8d` (its 8-D setting on
     /// the continuous cube with multi-start L-BFGS from the authors' 80 starts per
     /// optimisation: cap 500 iterations, moving averages over full windows of 20, so no stop
-    /// before check 20, PRB omitted) or `paper-8d-cheap` (the same with 3 starts: about a
-    /// third of the time per sample).
+    /// before check 20, PRB omitted) or `paper-8d-cheap` (the same with 3 starts: about
+    /// 30% of the time per sample, and earlier stops; see docs/results/lab-timings.md).
     #[arg(long, value_name = "NAME")]
     pub preset: Option<String>,
     /// Number of samples (objective draws, the paper's seeds) per setting; overrides the

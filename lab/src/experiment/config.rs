@@ -107,8 +107,9 @@ impl ExperimentConfig {
 
     /// [`ExperimentConfig::paper_8d`] with the cheaper search of [`CHEAP_RESTARTS`] = 3
     /// L-BFGS starts per optimisation (plus the previous optimum) instead of the authors' 80:
-    /// about a twelfth of the search's time; what it costs in the statistic's maximum and in
-    /// `τ` is measured in `docs/results/lab-timings.md`.
+    /// about 30% of the time per sample (210 against 743 CPU-s); what it costs in the
+    /// statistic's maximum and in `τ` (it stops earlier) is measured in
+    /// `docs/results/lab-timings.md`.
     pub fn paper_8d_cheap() -> Self {
         let mut config = Self::paper_8d();
         config.search.restarts = CHEAP_RESTARTS;
