@@ -25,9 +25,11 @@ pub struct Args {
     #[arg(long, value_name = "FILE", conflicts_with = "preset")]
     pub config: Option<PathBuf>,
     /// A built-in configuration: `quick` (10 samples, 1001 points), `paper` (the stopping
-    /// paper's 1-D setting: 50 samples on 10,001 points) or `paper-8d` (its 8-D setting on
-    /// the continuous cube with multi-start L-BFGS: cap 500 iterations, moving averages over
-    /// full windows of 20, so no stop before check 20, PRB omitted); the ablations
+    /// paper's 1-D setting: 50 samples on 10,001 points), `paper-8d` (its 8-D setting on
+    /// the continuous cube with multi-start L-BFGS from the authors' 80 starts per
+    /// optimisation: cap 500 iterations, moving averages over full windows of 20, so no stop
+    /// before check 20, PRB omitted), `paper-8d-cheap` (the same with 3 starts: about 30% of
+    /// the time per sample, and earlier stops; see docs/results/lab-timings.md); the ablations
     /// `ablation-check-order` (the rule checked after and before the posterior update, App.
     /// C.2) and `ablation-unknown-cost` (a GP on log cost, §3.2).
     #[arg(long, value_name = "NAME")]

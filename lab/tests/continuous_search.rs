@@ -6,8 +6,12 @@ use nalgebra::{DMatrix, DVector};
 use pbgi_lab::acquisitions::AcquisitionName;
 use pbgi_lab::bo::initial_design::scrambled_sobol;
 use pbgi_lab::bo::{Control, CostFunction, PeriodicAnchor, StepView};
-use pbgi_lab::continuous::posterior::Scratch;
-use pbgi_lab::continuous::search::{target_with_gradient, TargetScratch, WarmStarts};
+use pbgi_lab::continuous::lbfgs::LbfgsOptions;
+use pbgi_lab::continuous::posterior::{BatchOut, BatchScratch, Scratch};
+use pbgi_lab::continuous::search::{
+    best_of_batched_local_searches, best_of_local_searches, target_with_gradient, BatchFunction,
+    TargetBatch, TargetScratch, WarmStarts,
+};
 use pbgi_lab::continuous::{
     global_minimum, run_bo_continuous, ContinuousPosterior, ContinuousTask, FourierPath, Landscape,
     ScaledCost, SearchConfig, Target,
@@ -314,6 +318,111 @@ fn global_minimum_of_a_path_is_at_least_as_good_as_a_fine_grid() {
             "seed {seed}: {} > {grid}",
             found.value
         );
+    }
+}
+
+#[test]
+fn batched_posterior_queries_equal_the_one_point_queries_bit_for_bit() {
+    // Batches of 1..=9 points (the four-point passes and the one-point rest), at sizes of t
+    // with every remainder of the four-way sums; the same buffers reused across batches.
+    let d = 3;
+    let mut rng = ChaCha8Rng::seed_from_u64(41);
+    let mut scratch = BatchScratch::default();
+    for n in [1, 2, 5, 11, 38] {
+        let p = posterior(d, n, 0.2, 16, 40 + n as u64);
+        for m in 1..=9 {
+            let points: Vec<f64> = (0..m * d).map(|_| rng.gen::<f64>()).collect();
+            let (mut means, mut sds) = (vec![0.0; m], vec![0.0; m]);
+            let (mut gm, mut gs) = (vec![0.0; m * d], vec![0.0; m * d]);
+            p.mean_sd_with_gradient_batch(
+                &points,
+                &mut scratch,
+                BatchOut {
+                    means: &mut means,
+                    sds: &mut sds,
+                    mean_gradients: &mut gm,
+                    sd_gradients: &mut gs,
+                },
+            );
+            for j in 0..m {
+                let one = p.mean_sd_gradients(&points[j * d..(j + 1) * d]);
+                assert_eq!(
+                    one.mean.to_bits(),
+                    means[j].to_bits(),
+                    "t = {n}, m = {m}, j = {j}"
+                );
+                assert_eq!(
+                    one.sd.to_bits(),
+                    sds[j].to_bits(),
+                    "t = {n}, m = {m}, j = {j}"
+                );
+                assert_eq!(
+                    one.mean_gradient,
+                    gm[j * d..(j + 1) * d],
+                    "t = {n}, m = {m}"
+                );
+                assert_eq!(one.sd_gradient, gs[j * d..(j + 1) * d], "t = {n}, m = {m}");
+            }
+        }
+    }
+}
+
+#[test]
+fn lockstep_local_searches_equal_the_one_by_one_searches() {
+    // The searches the landscape runs in lockstep (one batched evaluation per round) against
+    // the same L-BFGS searches run one after the other on one-point evaluations.
+    let d = 2;
+    let p = posterior(d, 25, 0.1, 64, 9);
+    let y_best = p.values().iter().copied().fold(f64::INFINITY, f64::min);
+    let mut rng = ChaCha8Rng::seed_from_u64(10);
+    let starts: Vec<Vec<f64>> = (0..13)
+        .map(|_| (0..d).map(|_| rng.gen::<f64>()).collect())
+        .collect();
+    let options = LbfgsOptions {
+        max_iterations: 30,
+        ..LbfgsOptions::default()
+    };
+    for (function, anchor) in costs(d) {
+        let cost = ScaledCost::new(function.clone(), anchor, 0.01, p.screen_points(), d);
+        for target in [
+            Target::LogEipc,
+            Target::Pbgi,
+            Target::Lcb { sqrt_beta: 1.7 },
+        ] {
+            let mut one = TargetScratch::default();
+            let mut f = |x: &[f64], g: &mut [f64]| {
+                target_with_gradient(target, &p, &cost, y_best, x, &mut one, g)
+            };
+            let sequential = best_of_local_searches(&starts, &mut f, &options).unwrap();
+            // Counts the batched rounds and the gradients skipped at rejected trial points.
+            struct Counting<'a> {
+                inner: TargetBatch<'a>,
+                rounds: usize,
+                values: usize,
+                gradients: usize,
+            }
+            impl BatchFunction for Counting<'_> {
+                fn values(&mut self, points: &[f64], values: &mut [f64]) {
+                    self.rounds += 1;
+                    self.values += values.len();
+                    self.inner.values(points, values)
+                }
+                fn gradients(&mut self, points: &[f64], selected: &[usize], out: &mut [f64]) {
+                    self.gradients += selected.len();
+                    self.inner.gradients(points, selected, out)
+                }
+            }
+            let mut f = Counting {
+                inner: TargetBatch::new(target, &p, &cost, y_best),
+                rounds: 0,
+                values: 0,
+                gradients: 0,
+            };
+            let lockstep = best_of_batched_local_searches(&starts, &mut f, &options).unwrap();
+            let (rounds, values, gradients) = (f.rounds, f.values, f.gradients);
+            assert_eq!(sequential, lockstep, "{} {target:?}", function.name());
+            assert!(rounds > 1 && gradients <= values);
+        }
     }
 }
 

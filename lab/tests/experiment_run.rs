@@ -238,6 +238,7 @@ fn every_preset_sets_the_authors_stabilisation_period() {
     assert_eq!(stabilisation("quick"), (all, 0, 1));
     assert_eq!(stabilisation("paper"), (all, 0, 1));
     assert_eq!(stabilisation("paper-8d"), (all - 1, 19, 20));
+    assert_eq!(stabilisation("paper-8d-cheap"), (all - 1, 19, 20));
     assert_eq!(stabilisation("ablation-check-order"), (2, 0, 1));
     assert_eq!(stabilisation("ablation-unknown-cost"), (all, 0, 1));
 }
@@ -317,6 +318,23 @@ fn rule_variants_are_checked_and_named() {
     // A PRB variant is bounded like PRB.
     let err = with("prb@big", "max_paths = 100000000").unwrap_err();
     assert!(err.contains("max_paths"), "{err}");
+}
+
+#[test]
+fn paper_8d_searches_with_the_authors_starts_and_the_cheap_preset_differs_only_there() {
+    // The authors' code (scripts/bayesianoptimizer.py, commit 7bb1efc): num_restarts = 10·d
+    // and raw_samples = 1024·d for every acquisition and statistic; d = 8.
+    let paper = ExperimentConfig::preset("paper-8d").unwrap();
+    assert_eq!(paper.domain.dim, 8);
+    assert_eq!(paper.search.restarts, 10 * 8);
+    assert_eq!(paper.search.raw_samples, 1024 * 8);
+    let cheap = ExperimentConfig::preset("paper-8d-cheap").unwrap();
+    cheap.validate().unwrap();
+    assert_eq!(cheap.search.restarts, 3);
+    let mut same = cheap.clone();
+    same.search.restarts = paper.search.restarts;
+    assert_eq!(same, paper);
+    assert!(pbgi_lab::experiment::config::PRESETS.contains(&"paper-8d-cheap"));
 }
 
 #[test]

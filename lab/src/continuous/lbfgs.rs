@@ -88,6 +88,9 @@ const MAX_HALVINGS: usize = 30;
 /// or gradient at a trial point counts as no decrease (the step is shortened); at the start it
 /// ends the search at once ([`Termination::NotFinite`]).
 ///
+/// This drives one [`Lbfgs`] state machine; [`Lbfgs`] run in lockstep by a caller that
+/// evaluates their pending points together give exactly the same results.
+///
 /// # Domain
 /// `start`, `lo`, `hi` of equal length `d ≥ 1` with `lo_i ≤ hi_i`, all finite.
 pub fn minimise(
@@ -97,112 +100,278 @@ pub fn minimise(
     hi: &[f64],
     options: &LbfgsOptions,
 ) -> Minimum {
-    let d = start.len();
-    debug_assert!(lo.len() == d && hi.len() == d);
-    let project = |x: &mut [f64]| {
+    let mut search = Lbfgs::new(start, lo, hi, options);
+    let mut gradient = vec![0.0; start.len()];
+    while let Some(x) = search.pending() {
+        let value = f(x, &mut gradient);
+        search.tell(value, &gradient);
+    }
+    search.into_minimum()
+}
+
+/// Where an [`Lbfgs`] search stands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Phase {
+    /// Waiting for `f` and `∇f` at the (clamped) start.
+    Start,
+    /// Waiting for `∇f` at the start (its value is known and finite).
+    StartGradient,
+    /// Waiting for `f` and `∇f` at `trial`, the line search's current point.
+    Trial,
+    /// Waiting for `∇f` at `trial` (its value, `trial_value`, passed the Armijo test).
+    TrialGradient,
+    /// Finished.
+    Done(Termination),
+}
+
+/// One projected L-BFGS search (module documentation) as a state machine: [`Lbfgs::pending`]
+/// names the point whose value and gradient it needs next, [`Lbfgs::tell`] hands them over.
+/// Several searches can so share one batched evaluation of their pending points; each one's
+/// iterates depend only on its own values, so batching changes nothing.
+pub struct Lbfgs {
+    options: LbfgsOptions,
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+    x: Vec<f64>,
+    g: Vec<f64>,
+    value: f64,
+    memory: Memory,
+    direction: Vec<f64>,
+    trial: Vec<f64>,
+    binding: Vec<bool>,
+    iterations: usize,
+    evaluations: usize,
+    attempt: usize,
+    halvings: usize,
+    alpha: f64,
+    predicted: f64,
+    trial_value: f64,
+    phase: Phase,
+}
+
+impl Lbfgs {
+    /// A search from `start` (clamped into the box); domain as [`minimise`].
+    pub fn new(start: &[f64], lo: &[f64], hi: &[f64], options: &LbfgsOptions) -> Lbfgs {
+        let d = start.len();
+        debug_assert!(lo.len() == d && hi.len() == d);
+        let mut x = start.to_vec();
         for ((v, &l), &h) in x.iter_mut().zip(lo).zip(hi) {
             *v = v.clamp(l, h);
         }
-    };
-    let mut x = start.to_vec();
-    project(&mut x);
-    let mut g = vec![0.0; d];
-    let mut value = f(&x, &mut g);
-    let mut evaluations = 1;
-    if !value.is_finite() || g.iter().any(|v| !v.is_finite()) {
-        return Minimum {
+        Lbfgs {
+            options: *options,
+            lo: lo.to_vec(),
+            hi: hi.to_vec(),
             x,
-            value,
+            g: vec![0.0; d],
+            value: f64::NAN,
+            memory: Memory::new(options.memory),
+            direction: vec![0.0; d],
+            trial: vec![0.0; d],
+            binding: vec![false; d],
             iterations: 0,
-            evaluations,
-            termination: Termination::NotFinite,
-        };
+            evaluations: 0,
+            attempt: 0,
+            halvings: 0,
+            alpha: 1.0,
+            predicted: 0.0,
+            trial_value: f64::NAN,
+            phase: Phase::Start,
+        }
     }
-    let mut memory = Memory::new(options.memory);
-    let (mut direction, mut trial, mut trial_g) = (vec![0.0; d], vec![0.0; d], vec![0.0; d]);
-    let mut binding = vec![false; d];
-    let mut iterations = 0;
-    let termination = loop {
-        // 1. Binding coordinates and the projected gradient.
+
+    /// The point at which `f` and `∇f` are needed next (`None`: finished).
+    pub fn pending(&self) -> Option<&[f64]> {
+        match self.phase {
+            Phase::Start | Phase::StartGradient => Some(&self.x),
+            Phase::Trial | Phase::TrialGradient => Some(&self.trial),
+            Phase::Done(_) => None,
+        }
+    }
+
+    /// Whether the search has finished.
+    pub fn is_done(&self) -> bool {
+        matches!(self.phase, Phase::Done(_))
+    }
+
+    /// `f` and `∇f` at the [`Lbfgs::pending`] point (ignored once finished). The same as
+    /// [`Lbfgs::tell_value`] and then, if it asks for it, [`Lbfgs::tell_gradient`].
+    pub fn tell(&mut self, value: f64, gradient: &[f64]) {
+        if self.tell_value(value) {
+            self.tell_gradient(gradient);
+        }
+    }
+
+    /// `f` at the [`Lbfgs::pending`] point; returns whether `∇f` there is needed (then call
+    /// [`Lbfgs::tell_gradient`] before anything else). It is not needed where the value alone
+    /// decides: a non-finite value, or a trial point that fails the Armijo test; both are
+    /// rejected whatever the gradient, so the search goes exactly as with [`Lbfgs::tell`].
+    pub fn tell_value(&mut self, value: f64) -> bool {
+        match self.phase {
+            Phase::Start => {
+                self.evaluations += 1;
+                self.value = value;
+                if !value.is_finite() {
+                    self.phase = Phase::Done(Termination::NotFinite);
+                    return false;
+                }
+                self.phase = Phase::StartGradient;
+                true
+            }
+            Phase::Trial => {
+                self.evaluations += 1;
+                if value.is_finite() && value <= self.value + ARMIJO * self.predicted {
+                    self.trial_value = value;
+                    self.phase = Phase::TrialGradient;
+                    true
+                } else {
+                    self.reject();
+                    false
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// `∇f` at the point whose value [`Lbfgs::tell_value`] asked it for (ignored otherwise).
+    /// A non-finite gradient ends the search at the start and rejects a trial point.
+    pub fn tell_gradient(&mut self, gradient: &[f64]) {
+        let finite = gradient.iter().all(|v| v.is_finite());
+        match self.phase {
+            Phase::StartGradient => {
+                self.g.copy_from_slice(gradient);
+                if !finite {
+                    self.phase = Phase::Done(Termination::NotFinite);
+                    return;
+                }
+                self.begin_iteration();
+            }
+            Phase::TrialGradient => {
+                if !finite {
+                    self.reject();
+                    return;
+                }
+                // 4. Memory update and the decrease test.
+                let value = self.trial_value;
+                self.memory.push(&self.x, &self.trial, &self.g, gradient);
+                let decrease = self.value - value;
+                self.value = value;
+                self.x.copy_from_slice(&self.trial);
+                self.g.copy_from_slice(gradient);
+                if decrease <= self.options.relative_tolerance * value.abs().max(1.0) {
+                    self.phase = Phase::Done(Termination::Decrease);
+                } else {
+                    self.begin_iteration();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The trial point is rejected: halve the step.
+    fn reject(&mut self) {
+        self.alpha *= 0.5;
+        self.halvings += 1;
+        self.next_trial();
+    }
+
+    /// Step 1 (module documentation): binding coordinates and the projected gradient; the
+    /// stopping tests; a new iteration.
+    fn begin_iteration(&mut self) {
+        let d = self.x.len();
         let mut largest = 0.0_f64;
         for i in 0..d {
-            binding[i] = (x[i] <= lo[i] && g[i] > 0.0) || (x[i] >= hi[i] && g[i] < 0.0);
-            if !binding[i] {
-                largest = largest.max(g[i].abs());
+            let (x, g) = (self.x[i], self.g[i]);
+            self.binding[i] = (x <= self.lo[i] && g > 0.0) || (x >= self.hi[i] && g < 0.0);
+            if !self.binding[i] {
+                largest = largest.max(g.abs());
             }
         }
-        if largest <= options.gradient_tolerance {
-            break Termination::Gradient;
+        if largest <= self.options.gradient_tolerance {
+            self.phase = Phase::Done(Termination::Gradient);
+            return;
         }
-        if iterations >= options.max_iterations {
-            break Termination::Iterations;
+        if self.iterations >= self.options.max_iterations {
+            self.phase = Phase::Done(Termination::Iterations);
+            return;
         }
-        iterations += 1;
-        // 2. Direction; 3. projected backtracking, once more from steepest descent on failure.
-        let mut accepted: Option<f64> = None;
-        for attempt in 0..2 {
-            if attempt == 1 {
-                if memory.is_empty() {
-                    break;
-                }
-                memory.clear();
+        self.iterations += 1;
+        self.attempt = 0;
+        self.begin_attempt();
+    }
+
+    /// Step 2: the direction (attempt 0: L-BFGS; attempt 1: again with the memory cleared).
+    fn begin_attempt(&mut self) {
+        let d = self.x.len();
+        if self.attempt == 1 {
+            if self.memory.is_empty() {
+                self.phase = Phase::Done(Termination::LineSearch);
+                return;
             }
-            memory.direction(&g, &binding, &mut direction);
-            let slope: f64 = direction.iter().zip(&g).map(|(a, b)| a * b).sum();
-            if slope.is_nan() || slope >= 0.0 {
-                for i in 0..d {
-                    direction[i] = if binding[i] { 0.0 } else { -g[i] };
-                }
-            }
-            // Without curvature information, the first step moves at most a tenth of the box.
-            let mut alpha = if memory.is_empty() {
-                (0..d)
-                    .filter(|&i| direction[i] != 0.0)
-                    .map(|i| (hi[i] - lo[i]) * 0.1 / direction[i].abs())
-                    .fold(1.0, f64::min)
-            } else {
-                1.0
-            };
-            for _ in 0..MAX_HALVINGS {
-                for i in 0..d {
-                    trial[i] = x[i] + alpha * direction[i];
-                }
-                project(&mut trial);
-                let predicted: f64 = (0..d).map(|i| g[i] * (trial[i] - x[i])).sum();
-                if predicted < 0.0 {
-                    let trial_value = f(&trial, &mut trial_g);
-                    evaluations += 1;
-                    let finite = trial_value.is_finite() && trial_g.iter().all(|v| v.is_finite());
-                    if finite && trial_value <= value + ARMIJO * predicted {
-                        accepted = Some(trial_value);
-                        break;
-                    }
-                }
-                alpha *= 0.5;
-            }
-            if accepted.is_some() {
-                break;
+            self.memory.clear();
+        }
+        self.memory
+            .direction(&self.g, &self.binding, &mut self.direction);
+        let slope: f64 = self.direction.iter().zip(&self.g).map(|(a, b)| a * b).sum();
+        if slope.is_nan() || slope >= 0.0 {
+            for i in 0..d {
+                self.direction[i] = if self.binding[i] { 0.0 } else { -self.g[i] };
             }
         }
-        let Some(trial_value) = accepted else {
-            break Termination::LineSearch;
+        // Without curvature information, the first step moves at most a tenth of the box.
+        self.alpha = if self.memory.is_empty() {
+            (0..d)
+                .filter(|&i| self.direction[i] != 0.0)
+                .map(|i| (self.hi[i] - self.lo[i]) * 0.1 / self.direction[i].abs())
+                .fold(1.0, f64::min)
+        } else {
+            1.0
         };
-        // 4. Memory update and the decrease test.
-        memory.push(&x, &trial, &g, &trial_g);
-        let decrease = value - trial_value;
-        value = trial_value;
-        x.copy_from_slice(&trial);
-        g.copy_from_slice(&trial_g);
-        if decrease <= options.relative_tolerance * value.abs().max(1.0) {
-            break Termination::Decrease;
+        self.halvings = 0;
+        self.next_trial();
+    }
+
+    /// Step 3: projected backtracking: the next trial point with a predicted decrease, or the next
+    /// attempt, or the end.
+    fn next_trial(&mut self) {
+        let d = self.x.len();
+        while self.halvings < MAX_HALVINGS {
+            for i in 0..d {
+                self.trial[i] =
+                    (self.x[i] + self.alpha * self.direction[i]).clamp(self.lo[i], self.hi[i]);
+            }
+            let predicted: f64 = (0..d)
+                .map(|i| self.g[i] * (self.trial[i] - self.x[i]))
+                .sum();
+            if predicted < 0.0 {
+                self.predicted = predicted;
+                self.phase = Phase::Trial;
+                return;
+            }
+            self.alpha *= 0.5;
+            self.halvings += 1;
         }
-    };
-    Minimum {
-        x,
-        value,
-        iterations,
-        evaluations,
-        termination,
+        self.attempt += 1;
+        if self.attempt < 2 {
+            self.begin_attempt();
+        } else {
+            self.phase = Phase::Done(Termination::LineSearch);
+        }
+    }
+
+    /// The result (a search that has not finished reports [`Termination::Iterations`]).
+    pub fn into_minimum(self) -> Minimum {
+        let termination = match self.phase {
+            Phase::Done(t) => t,
+            _ => Termination::Iterations,
+        };
+        Minimum {
+            x: self.x,
+            value: self.value,
+            iterations: self.iterations,
+            evaluations: self.evaluations,
+            termination,
+        }
     }
 }
 

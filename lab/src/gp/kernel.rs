@@ -70,11 +70,25 @@ impl Kernel {
     /// Matérn-5/2 with `a = √5/ℓ`: `∇ₓk = -s²·(a²/3)·(1 + a·r)·e^{-a·r}·(x - b)`; squared
     /// exponential: `∇ₓk = -k·(x - b)/ℓ²`. Both are smooth at `r = 0` (gradient 0 there).
     /// Accuracy: a few ULP per component, as [`Kernel::eval`].
+    #[inline]
     pub fn eval_with_gradient(&self, x: &[f64], b: &[f64], grad: &mut [f64]) -> f64 {
         debug_assert!(x.len() == b.len() && grad.len() == x.len());
+        let (value, factor) = self.eval_with_factor(x, b);
+        for ((g, p), q) in grad.iter_mut().zip(x).zip(b) {
+            *g = factor * (p - q);
+        }
+        value
+    }
+
+    /// `k(x, b)` and the factor `φ` of its gradient `∇ₓk = φ·(x − b)`
+    /// ([`Kernel::eval_with_gradient`] writes exactly `φ·(x_i − b_i)`, so callers that
+    /// recompute the gradient from `φ` get the same numbers).
+    #[inline]
+    pub fn eval_with_factor(&self, x: &[f64], b: &[f64]) -> (f64, f64) {
+        debug_assert!(x.len() == b.len());
         let r2: f64 = x.iter().zip(b).map(|(p, q)| (p - q) * (p - q)).sum();
         let l = self.length_scale;
-        let (value, factor) = match self.kind {
+        match self.kind {
             KernelKind::Matern52 => {
                 let a = 5.0_f64.sqrt() / l;
                 let s = a * r2.sqrt();
@@ -88,11 +102,7 @@ impl Kernel {
                 let k = self.outputscale * (-0.5 * r2 / (l * l)).exp();
                 (k, -k / (l * l))
             }
-        };
-        for ((g, p), q) in grad.iter_mut().zip(x).zip(b) {
-            *g = factor * (p - q);
         }
-        value
     }
 
     fn shape_of_squared_distance(&self, r2: f64) -> f64 {
