@@ -7,8 +7,8 @@ evaluating a point costs `c(x) = 0.2 + 1.8·x₀` (left is cheap, right is expen
 iteration fits a `SingleTaskGP` by marginal likelihood, checks the stopping rule on the
 posterior (`max LogEIPC ≤ 0` over the square, with the cost scaled by λ), stops if it fires,
 and otherwise evaluates the point that maximises PBGI. It prints, per iteration, the value
-found, the best so far, the cost spent, the rule's statistic and the decision. About a minute
-on one CPU core; run by python/tests/test_examples.py.
+found, the best so far, the cost spent, the rule's statistic and the decision. About 10 s on a
+quiet 2-core machine (a minute when the cores are busy); run by python/tests/test_examples.py.
 """
 
 import argparse
