@@ -12,7 +12,6 @@ and the torch-operation kernels) and `pbgi.fast`'s bound there. With
 command grades the CPU (python/tests/test_torch_accuracy.py) and fails above the bounds.
 """
 import argparse
-import os
 import pathlib
 import platform
 import subprocess
