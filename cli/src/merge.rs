@@ -1,13 +1,17 @@
 //! `pbgi merge DIR… --out DIR`: combines the output directories of `--shard K/N` runs (of
 //! `pbgi validate` or `pbgi experiment`) into the files the unsplit run writes, byte for byte.
 //! Checks first that the directories are one complete split (`1/N` … `N/N`, each once) of one
-//! study with one configuration.
+//! study with one configuration. `--partial` merges the shards of an `experiment` that are
+//! finished so far into an interim report that says so (`MergeScope::Partial`).
 use crate::io::{print, read_text_file};
 use crate::output_paths::check_output_dir;
 use crate::publish::Staging;
 use crate::validate::read_config;
 use crate::CliResult;
-use pbgi_lab::study::shard::{check_complete, Manifest, Shard, StudyKind, MANIFEST};
+use pbgi_lab::experiment::report::MergeScope;
+use pbgi_lab::study::shard::{
+    check_complete, split_coverage, Manifest, Shard, StudyKind, MANIFEST,
+};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -20,6 +24,10 @@ pub struct Args {
     /// Where the merged results go (created if missing).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Accept an incomplete split of an `experiment` (shards still running): the report covers
+    /// the samples the shards hold, and its tables open with a line saying how many of how many.
+    #[arg(long)]
+    pub partial: bool,
 }
 
 /// Runs `pbgi merge`.
@@ -59,7 +67,21 @@ pub fn run(args: Args) -> CliResult {
         }
         shards.push((dir.display().to_string(), shard));
     }
-    check_complete(&shards)?;
+    let missing = if args.partial {
+        if kind == Some(StudyKind::Validate) {
+            return Err(crate::io::CliError::Message(
+                "--partial: only `experiment` shards merge in part; a Theorem 1 verdict needs \
+                 every sample"
+                    .into(),
+            ));
+        }
+        let (n, missing) = split_coverage(&shards)?;
+        let names: Vec<String> = missing.iter().map(|k| format!("{k}/{n}")).collect();
+        names.join(", ")
+    } else {
+        check_complete(&shards)?;
+        String::new()
+    };
     let dirs: Vec<&Path> = args.dirs.iter().map(PathBuf::as_path).collect();
     check_output_dir("--out", &args.out, &dirs)?;
     let staging = Staging::prepare(&args.out)?;
@@ -84,10 +106,21 @@ pub fn run(args: Args) -> CliResult {
         }
         StudyKind::Experiment => {
             let config: pbgi_lab::experiment::ExperimentConfig = read_config(&config_path)?;
-            let (table, files) = pbgi_lab::experiment::report::merge(&config, &dirs)?;
+            // A --partial merge of every shard is the whole merge, byte for byte.
+            let scope = if !missing.is_empty() {
+                MergeScope::Partial
+            } else {
+                MergeScope::Whole
+            };
+            let (table, files) = pbgi_lab::experiment::report::merge(&config, &dirs, scope)?;
             staging.publish(&files)?;
+            let still_missing = if missing.is_empty() {
+                String::new()
+            } else {
+                format!(" (missing: {missing})")
+            };
             print(&format!(
-                "{table}\nmerged {} shards into {}\n",
+                "{table}\nmerged {} shards into {}{still_missing}\n",
                 dirs.len(),
                 args.out.display()
             ))?;

@@ -207,6 +207,67 @@ fn experiment_shards_merge_into_the_unsplit_run_byte_for_byte() {
 }
 
 #[test]
+fn a_partial_merge_is_an_interim_report_of_the_finished_shards() {
+    // Samples 0, 1, 3 of five (shards 1, 2, 4 of 5): the same regret table as the unsplit run
+    // of those samples' runs would give, under a line saying "3 of 5"; `validate` refuses.
+    let dir = scratch("partial-merge");
+    let config = dir.join("tiny.toml");
+    std::fs::write(&config, TINY_EXPERIMENT).unwrap();
+    let shard_dirs = run_shards("experiment", &config, &dir, 5);
+    let out = dir.join("interim");
+    let o = run(pbgi()
+        .arg("merge")
+        .arg("--partial")
+        .args([&shard_dirs[3], &shard_dirs[0], &shard_dirs[1]])
+        .arg("--out")
+        .arg(&out));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    let note = "Interim report (pbgi merge --partial): 3 of the configuration's 5 samples \
+                (samples 0–1, 3); the study is not finished.";
+    assert!(stdout.starts_with(note), "{stdout}");
+    assert!(stdout.contains("(missing: 3/5, 5/5)"), "{stdout}");
+    assert!(stdout.contains("(3 samples)"), "{stdout}");
+    for name in ["comparison.md", "summary.txt"] {
+        let text = std::fs::read_to_string(out.join(name)).unwrap();
+        assert!(text.starts_with(note), "{name}: {text}");
+    }
+    // Every shard with --partial is the whole merge.
+    let all = dir.join("all");
+    let whole = dir.join("whole");
+    let o = run(pbgi()
+        .arg("merge")
+        .arg("--partial")
+        .args(&shard_dirs)
+        .arg("--out")
+        .arg(&all));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(pbgi()
+        .arg("merge")
+        .args(&shard_dirs)
+        .arg("--out")
+        .arg(&whole));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_same_files(&all, &whole);
+    let validate = dir.join("validate.toml");
+    std::fs::write(&validate, TINY_VALIDATE).unwrap();
+    let v = run_shards("validate", &validate, &dir.join("v"), 2);
+    let o = run(pbgi()
+        .arg("merge")
+        .arg("--partial")
+        .arg(&v[0])
+        .arg("--out")
+        .arg(dir.join("bad")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--partial: only `experiment` shards"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn validate_shards_merge_into_the_unsplit_run_byte_for_byte() {
     let dir = scratch("validate-shards");
     let config = dir.join("tiny.toml");

@@ -119,6 +119,18 @@ pub fn read_shards<T, K: Ord>(
 /// Checks that `shards` are `1/N, …, N/N` for one `N`, each exactly once; errors name the
 /// directory at fault.
 pub fn check_complete(shards: &[(String, Shard)]) -> Result<usize, String> {
+    let (n, missing) = split_coverage(shards)?;
+    if !missing.is_empty() {
+        let names: Vec<String> = missing.iter().map(|k| format!("{k}/{n}")).collect();
+        return Err(format!("missing shards: {}", names.join(", ")));
+    }
+    Ok(n)
+}
+
+/// Checks that `shards` come from one split into `N` parts, each part at most once (errors
+/// name the directory at fault); returns `N` and the parts missing (`K` of `K/N`, ascending).
+/// `pbgi merge --partial` accepts a set with parts missing.
+pub fn split_coverage(shards: &[(String, Shard)]) -> Result<(usize, Vec<usize>), String> {
     let Some((_, first)) = shards.first() else {
         return Err("no shard directories given".into());
     };
@@ -135,14 +147,8 @@ pub fn check_complete(shards: &[(String, Shard)]) -> Result<usize, String> {
             return Err(format!("{dir}: shard {shard} is also in {other}"));
         }
     }
-    let missing: Vec<String> = (1..=n)
-        .filter(|&k| seen[k - 1].is_none())
-        .map(|k| format!("{k}/{n}"))
-        .collect();
-    if !missing.is_empty() {
-        return Err(format!("missing shards: {}", missing.join(", ")));
-    }
-    Ok(n)
+    let missing = (1..=n).filter(|&k| seen[k - 1].is_none()).collect();
+    Ok((n, missing))
 }
 
 #[cfg(test)]
@@ -165,6 +171,10 @@ mod tests {
             .unwrap_err()
             .contains("2/3"));
         assert!(check_complete(&[named(1), named(1), named(2), named(3)])
+            .unwrap_err()
+            .contains("also in"));
+        assert_eq!(split_coverage(&[named(3), named(1)]), Ok((3, vec![2])));
+        assert!(split_coverage(&[named(1), named(1)])
             .unwrap_err()
             .contains("also in"));
     }

@@ -34,9 +34,19 @@ pub fn report_files(
     config: &ExperimentConfig,
     results: &ExperimentResults,
 ) -> Result<(String, Files), String> {
+    report_files_for(config, results, config.samples)
+}
+
+/// [`report_files`] over `samples` samples (fewer than the configuration's in an interim
+/// report of a partial merge).
+fn report_files_for(
+    config: &ExperimentConfig,
+    results: &ExperimentResults,
+    samples: usize,
+) -> Result<(String, Files), String> {
     let rows = summarize(results, config.initial_points);
     let curves = curves(results);
-    let table = summary_table(results, &rows, config.samples);
+    let table = summary_table(results, &rows, samples);
     let mut files = raw_files(config, results)?;
     files.extend(summary_files(results, &rows, &curves)?);
     for setting in 0..results.settings.len() {
@@ -58,7 +68,7 @@ pub fn report_files(
     files.push(("summary.txt".to_string(), table.clone().into_bytes()));
     files.push((
         "comparison.md".to_string(),
-        comparison_markdown(results, &rows, config.samples).into_bytes(),
+        comparison_markdown(results, &rows, samples).into_bytes(),
     ));
     files.push((
         "config.toml".to_string(),
@@ -81,9 +91,26 @@ pub fn shard_files(
     )
 }
 
-/// Merges shard directories (already checked to be a complete set with one configuration):
-/// the on-screen table and the files, byte for byte those of the unsplit run.
-pub fn merge(config: &ExperimentConfig, dirs: &[&Path]) -> Result<(String, Files), String> {
+/// What a merge covers: every sample of the configuration, or (`pbgi merge --partial`) only
+/// the samples its shards hold, for an interim look at a study still running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MergeScope {
+    /// Every run of the configuration must be there: the files are byte for byte the
+    /// unsplit run's.
+    Whole,
+    /// Each sample present must be whole (every setting and acquisition); samples may be
+    /// missing. The tables count the samples present, and `summary.txt` and `comparison.md`
+    /// open with [`interim_note`].
+    Partial,
+}
+
+/// Merges shard directories (already checked to be one split with one configuration, and
+/// for [`MergeScope::Whole`] a complete one): the on-screen table and the files.
+pub fn merge(
+    config: &ExperimentConfig,
+    dirs: &[&Path],
+    scope: MergeScope,
+) -> Result<(String, Files), String> {
     config.validate()?;
     let rules = super::study::rule_names(&config.rule_factories()?);
     let runs = read_shards(
@@ -99,17 +126,42 @@ pub fn merge(config: &ExperimentConfig, dirs: &[&Path]) -> Result<(String, Files
                 .into(),
         );
     }
-    let expected = settings(config).len() * config.samples * config.acquisitions.len();
-    if runs.len() != expected
-        || runs.windows(2).any(|w| {
-            (w[0].setting, w[0].sample, w[0].acquisition)
-                == (w[1].setting, w[1].sample, w[1].acquisition)
-        })
-    {
-        return Err(format!(
-            "the shards hold {} runs, not the {expected} distinct runs of the configuration",
-            runs.len()
-        ));
+    let per_sample = settings(config).len() * config.acquisitions.len();
+    let expected = per_sample * config.samples;
+    let repeated = runs.windows(2).any(|w| {
+        (w[0].setting, w[0].sample, w[0].acquisition)
+            == (w[1].setting, w[1].sample, w[1].acquisition)
+    });
+    let samples: Vec<usize> = {
+        let mut s: Vec<usize> = runs.iter().map(|r| r.sample).collect();
+        s.sort_unstable();
+        s.dedup();
+        s
+    };
+    match scope {
+        MergeScope::Whole if runs.len() != expected || repeated => {
+            return Err(format!(
+                "the shards hold {} runs, not the {expected} distinct runs of the configuration",
+                runs.len()
+            ));
+        }
+        MergeScope::Partial => {
+            if repeated {
+                return Err("the shards hold a run twice (the same setting, sample and \
+                            acquisition)"
+                    .into());
+            }
+            for &sample in &samples {
+                let held = runs.iter().filter(|r| r.sample == sample).count();
+                if held != per_sample || sample >= config.samples {
+                    return Err(format!(
+                        "sample {sample}: the shards hold {held} of its runs, not the \
+                         {per_sample} of one sample of the configuration"
+                    ));
+                }
+            }
+        }
+        MergeScope::Whole => {}
     }
     let results = ExperimentResults {
         settings: settings(config),
@@ -117,7 +169,46 @@ pub fn merge(config: &ExperimentConfig, dirs: &[&Path]) -> Result<(String, Files
         rules,
         runs,
     };
-    report_files(config, &results)
+    match scope {
+        MergeScope::Whole => report_files(config, &results),
+        MergeScope::Partial => {
+            let note = interim_note(&samples, config.samples);
+            let (table, mut files) = report_files_for(config, &results, samples.len())?;
+            for (name, bytes) in &mut files {
+                if name == "summary.txt" || name == "comparison.md" {
+                    let mut with_note = format!("{note}\n").into_bytes();
+                    with_note.append(bytes);
+                    *bytes = with_note;
+                }
+            }
+            Ok((format!("{note}\n{table}"), files))
+        }
+    }
+}
+
+/// The line that opens an interim report: how many samples of how many, which ones (as
+/// ranges of 0-based sample indices), and that the study is not finished.
+pub fn interim_note(samples: &[usize], of: usize) -> String {
+    let mut ranges: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < samples.len() {
+        let mut j = i;
+        while j + 1 < samples.len() && samples[j + 1] == samples[j] + 1 {
+            j += 1;
+        }
+        ranges.push(if j == i {
+            samples[i].to_string()
+        } else {
+            format!("{}–{}", samples[i], samples[j])
+        });
+        i = j + 1;
+    }
+    format!(
+        "Interim report (pbgi merge --partial): {} of the configuration's {of} samples \
+         (samples {}); the study is not finished.",
+        samples.len(),
+        ranges.join(", ")
+    )
 }
 
 #[cfg(test)]
@@ -217,7 +308,7 @@ mod tests {
             dirs.push(write_dir(&format!("shard-{}", shard.index), &files));
         }
         let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
-        let merged = merge(&config, &paths);
+        let merged = merge(&config, &paths, MergeScope::Whole);
         for dir in &dirs {
             std::fs::remove_dir_all(dir).unwrap();
         }
@@ -231,6 +322,64 @@ mod tests {
         // No rule variant, no variants figure.
         assert!(!names.contains(&"variants.svg"), "{names:?}");
         assert_eq!(merged, report_files(&config, &whole).unwrap());
+    }
+
+    #[test]
+    fn a_partial_merge_reports_the_samples_it_holds_and_says_so() {
+        // Shards 1/3 and 3/3 of three samples: the report of samples 0 and 2 alone, counted
+        // as 2 samples, with the interim note on top of the two tables; a sample missing a
+        // run is refused.
+        let config = config();
+        let whole = results(&config);
+        let only = |keep: &dyn Fn(&RunResult) -> bool| ExperimentResults {
+            runs: whole.runs.iter().filter(|r| keep(r)).cloned().collect(),
+            ..whole.clone()
+        };
+        let mut dirs = Vec::new();
+        for shard in [Shard { index: 3, count: 3 }, Shard { index: 1, count: 3 }] {
+            let files = shard_files(&config, &only(&|r| shard.contains(r.sample)), shard);
+            dirs.push(write_dir(
+                &format!("partial-{}", shard.index),
+                &files.unwrap(),
+            ));
+        }
+        let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+        let partial = merge(&config, &paths, MergeScope::Partial);
+        let refused_whole = merge(&config, &paths, MergeScope::Whole);
+        // Sample 2 without its last run.
+        let last = only(&|r| r.sample == 2 && !(r.setting == 1 && r.acquisition == 1));
+        let torn = shard_files(&config, &last, Shard { index: 3, count: 3 }).unwrap();
+        let torn_dir = write_dir("partial-torn", &torn);
+        let torn_merge = merge(&config, &[torn_dir.as_path()], MergeScope::Partial);
+        for dir in dirs.iter().chain([&torn_dir]) {
+            std::fs::remove_dir_all(dir).unwrap();
+        }
+        assert!(refused_whole
+            .unwrap_err()
+            .contains("not the 12 distinct runs"));
+        let err = torn_merge.unwrap_err();
+        assert!(
+            err.contains("sample 2: the shards hold 3 of its runs, not the 4"),
+            "{err}"
+        );
+        let note = "Interim report (pbgi merge --partial): 2 of the configuration's 3 samples \
+                    (samples 0, 2); the study is not finished.";
+        assert_eq!(interim_note(&[0, 2], 3), note);
+        assert_eq!(
+            interim_note(&[0, 1, 2, 7, 9, 10], 50)
+                .split("(samples ")
+                .nth(1),
+            Some("0–2, 7, 9–10); the study is not finished.")
+        );
+        let held = only(&|r| r.sample != 1);
+        let (table, mut files) = report_files_for(&config, &held, 2).unwrap();
+        assert!(table.contains("(2 samples)"), "{table}");
+        for (name, bytes) in &mut files {
+            if name == "summary.txt" || name == "comparison.md" {
+                *bytes = [format!("{note}\n").into_bytes(), bytes.clone()].concat();
+            }
+        }
+        assert_eq!(partial.unwrap(), (format!("{note}\n{table}"), files));
     }
 
     #[test]
@@ -258,9 +407,9 @@ mod tests {
             dirs.push(write_dir(&format!("old-shard-{}", shard.index), &files));
         }
         let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
-        let mixed = merge(&config, &paths);
+        let mixed = merge(&config, &paths, MergeScope::Whole);
         std::fs::remove_file(dirs[1].join("statistic.csv")).unwrap();
-        let old = merge(&config, &paths);
+        let old = merge(&config, &paths, MergeScope::Whole);
         for dir in &dirs {
             std::fs::remove_dir_all(dir).unwrap();
         }
