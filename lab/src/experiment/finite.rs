@@ -8,7 +8,7 @@ use super::run::{
 };
 use crate::acquisitions::AcquisitionName;
 use crate::bo::{
-    initial_design, run_bo, run_bo_unknown_cost, scaled_costs, LogCostModel, StepView, Task,
+    initial_design, run_bo, run_bo_refitting, run_bo_unknown_cost, scaled_costs, LogCostModel, StepView, Task,
 };
 use crate::gp::Problem;
 use crate::rules::RuleFactory;
@@ -85,13 +85,23 @@ pub fn run_one(
         }
         None => {
             let built = acquisition.build(domain.dim());
-            run_bo(
-                problem,
-                &task,
-                built.as_ref(),
-                &mut acquisition_rng,
-                &mut on_step,
-            )?
+            match config.mll_fit()? {
+                None => run_bo(
+                    problem,
+                    &task,
+                    built.as_ref(),
+                    &mut acquisition_rng,
+                    &mut on_step,
+                )?,
+                Some(fit) => run_bo_refitting(
+                    problem,
+                    &fit,
+                    &task,
+                    built.as_ref(),
+                    &mut acquisition_rng,
+                    &mut on_step,
+                )?,
+            }
         }
     };
     let f_min = objective.iter().copied().fold(f64::INFINITY, f64::min);

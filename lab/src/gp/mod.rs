@@ -4,10 +4,12 @@
 pub mod circulant;
 pub mod domain;
 pub mod kernel;
+pub mod marginal_likelihood;
 pub mod posterior;
 pub mod prior;
 
 pub use domain::Domain;
 pub use kernel::{Kernel, KernelKind};
+pub use marginal_likelihood::MllFit;
 pub use posterior::{PathBank, Posterior};
 pub use prior::Problem;
