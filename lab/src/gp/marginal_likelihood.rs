@@ -97,8 +97,7 @@ impl MllFit {
         let (quadratic, log_det) =
             quadratic_and_log_det(&shape, self.relative_jitter(), self.mean, points, values)?;
         let t = values.len() as f64;
-        let outputscale =
-            (quadratic / t).max(MIN_RELATIVE_OUTPUTSCALE * self.outputscale);
+        let outputscale = (quadratic / t).max(MIN_RELATIVE_OUTPUTSCALE * self.outputscale);
         let log_likelihood = -0.5 * quadratic / outputscale
             - 0.5 * t * outputscale.ln()
             - 0.5 * log_det
@@ -123,10 +122,9 @@ impl MllFit {
         }
         let [low, high] = self.length_scale_bounds.map(f64::ln);
         let score = |u: f64| {
-            let length_scale = u.exp().clamp(
-                self.length_scale_bounds[0],
-                self.length_scale_bounds[1],
-            );
+            let length_scale = u
+                .exp()
+                .clamp(self.length_scale_bounds[0], self.length_scale_bounds[1]);
             let profile = self.profile(length_scale, points, values);
             let value = profile.map_or(f64::NEG_INFINITY, |p| p.log_likelihood);
             (value, length_scale, profile)
@@ -145,8 +143,13 @@ impl MllFit {
             .map(|i| low + (high - low) * i as f64 / cells)
             .collect();
         let values_on_grid: Vec<f64> = grid.iter().map(|&u| consider(score(u))).collect();
-        let best_index = (0..GRID_POINTS)
-            .fold(0, |b, i| if values_on_grid[i] > values_on_grid[b] { i } else { b });
+        let best_index = (0..GRID_POINTS).fold(0, |b, i| {
+            if values_on_grid[i] > values_on_grid[b] {
+                i
+            } else {
+                b
+            }
+        });
         if high > low && values_on_grid[best_index].is_finite() {
             // Golden section on the two cells around the best grid point (maximisation).
             let inverse_phi = (5.0_f64.sqrt() - 1.0) / 2.0;
@@ -311,7 +314,10 @@ mod tests {
             };
             let got = log_marginal_likelihood(&kernel, 1e-3, 0.2, &refs, &values).unwrap();
             let want = dense_log_likelihood(&kernel, 1e-3, 0.2, &points, &values);
-            assert!((got - want).abs() < 1e-10 * want.abs(), "{kind:?}: {got} vs {want}");
+            assert!(
+                (got - want).abs() < 1e-10 * want.abs(),
+                "{kind:?}: {got} vs {want}"
+            );
         }
     }
 
@@ -392,9 +398,13 @@ mod tests {
                 length_scale: truth,
                 outputscale,
             };
-            let problem =
-                Problem::new(Domain::grid_1d(1001).unwrap(), kernel, 0.0, 1e-8 * outputscale)
-                    .unwrap();
+            let problem = Problem::new(
+                Domain::grid_1d(1001).unwrap(),
+                kernel,
+                0.0,
+                1e-8 * outputscale,
+            )
+            .unwrap();
             let fit = MllFit {
                 kind: KernelKind::Matern52,
                 outputscale,
@@ -414,8 +424,14 @@ mod tests {
                 let microergodic = (s2 / ell.powi(5)) / (outputscale / truth.powi(5));
                 let context = format!("ℓ = {truth}, s² = {outputscale}, draw {draw}");
                 assert!((ell / truth - 1.0).abs() < 0.25, "{context}: ℓ {ell}");
-                assert!(microergodic.ln().abs() < 1.5_f64.ln(), "{context}: {microergodic}");
-                assert!((s2 / outputscale).ln().abs() < 3.0_f64.ln(), "{context}: s² {s2}");
+                assert!(
+                    microergodic.ln().abs() < 1.5_f64.ln(),
+                    "{context}: {microergodic}"
+                );
+                assert!(
+                    (s2 / outputscale).ln().abs() < 3.0_f64.ln(),
+                    "{context}: s² {s2}"
+                );
             }
         }
     }
