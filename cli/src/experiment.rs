@@ -31,7 +31,8 @@ pub struct Args {
     /// before check 20, PRB omitted), `paper-8d-cheap` (the same with 3 starts: about 30% of
     /// the time per sample, and earlier stops; see docs/results/lab-timings.md); the ablations
     /// `ablation-check-order` (the rule checked after and before the posterior update, App.
-    /// C.2) and `ablation-unknown-cost` (a GP on log cost, §3.2).
+    /// C.2), `ablation-unknown-cost` (a GP on log cost, §3.2) and `ablation-mll` (the model's
+    /// length scale and output scale refitted by maximum marginal likelihood, App. B).
     #[arg(long, value_name = "NAME")]
     pub preset: Option<String>,
     /// Number of samples (objective draws, the paper's seeds) per setting; overrides the

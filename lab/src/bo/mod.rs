@@ -14,5 +14,5 @@ pub mod unknown_cost;
 pub use cost::{scaled_costs, CostFunction, PeriodicAnchor};
 pub use initial_design::initial_design;
 pub use interface::*;
-pub use run::{run_bo, Control, EndReason, RunRecord, Task};
+pub use run::{run_bo, run_bo_refitting, Control, EndReason, RunRecord, Task};
 pub use unknown_cost::{run_bo_unknown_cost, LogCostModel, LogEipcForm};

@@ -1,7 +1,9 @@
 //! The BO loop on a finite domain: evaluate, update the exact posterior, ask the caller
-//! whether to stop, acquire, repeat.
+//! whether to stop, acquire, repeat; with [`run_bo_refitting`], the model's hyperparameters
+//! are refitted to the observations after each evaluation.
 use super::interface::{Acquisition, StepView};
-use crate::gp::{Posterior, Problem};
+use crate::gp::marginal_likelihood::MIN_OBSERVATIONS;
+use crate::gp::{MllFit, Posterior, Problem};
 use rand_chacha::ChaCha8Rng;
 
 /// The caller's answer after each step.
@@ -97,6 +99,79 @@ pub fn run_bo(
     rng: &mut ChaCha8Rng,
     on_step: &mut dyn FnMut(&StepView, &mut ChaCha8Rng) -> Control,
 ) -> Result<RunRecord, String> {
+    run_bo_with(problem, None, task, acquisition, rng, on_step)
+}
+
+/// [`run_bo`] with the model's length scale and output scale refitted by maximum marginal
+/// likelihood ([`MllFit`]) after every evaluation from the [`MIN_OBSERVATIONS`]-th on, and the
+/// posterior rebuilt from scratch under the fitted kernel ([`Posterior::rebuilt`]; when the
+/// fit returns the current hyperparameters bit for bit, the usual one-row update, which is the
+/// same arithmetic). `problem` is still the prior the objective was drawn from and the first
+/// model; only the model's beliefs change. Every [`StepView`] shows the posterior under the
+/// hyperparameters fitted to all observations so far.
+///
+/// Errors: those of [`run_bo`], a fit that finds no valid length scale, or a fitted model
+/// whose prior cannot be built on the domain (`Problem::new`).
+pub fn run_bo_refitting(
+    problem: &Problem,
+    fit: &MllFit,
+    task: &Task,
+    acquisition: &dyn Acquisition,
+    rng: &mut ChaCha8Rng,
+    on_step: &mut dyn FnMut(&StepView, &mut ChaCha8Rng) -> Control,
+) -> Result<RunRecord, String> {
+    run_bo_with(problem, Some(fit), task, acquisition, rng, on_step)
+}
+
+/// Conditions `posterior` on `f(D[j]) = y` and refits the model to every observation (see
+/// [`run_bo_refitting`]).
+fn observe_refitting(
+    fit: &MllFit,
+    posterior: &mut Posterior,
+    j: usize,
+    y: f64,
+) -> Result<(), String> {
+    if posterior.observed().len() + 1 < MIN_OBSERVATIONS {
+        return posterior.observe(j, y);
+    }
+    let model = posterior.problem();
+    let domain = model.domain();
+    let points: Vec<&[f64]> = posterior
+        .observed()
+        .iter()
+        .chain([&j])
+        .map(|&i| domain.point(i))
+        .collect();
+    let mut values = posterior.values().to_vec();
+    values.push(y);
+    let fitted = fit
+        .fit(&points, &values)
+        .map_err(|e| format!("prior.hyperparameters = \"mll\": {e}"))?;
+    if fitted.kernel == *model.kernel() && fitted.jitter == model.jitter() {
+        return posterior.observe(j, y);
+    }
+    let refitted = Problem::new(domain.clone(), fitted.kernel, model.mean(), fitted.jitter)
+        .map_err(|e| {
+            format!(
+                "prior.hyperparameters = \"mll\": the fitted model (length scale {}, output \
+                 scale {}) on this domain: {e}",
+                fitted.kernel.length_scale, fitted.kernel.outputscale
+            )
+        })?;
+    let mut rebuilt = posterior.rebuilt(refitted)?;
+    rebuilt.observe(j, y)?;
+    *posterior = rebuilt;
+    Ok(())
+}
+
+fn run_bo_with(
+    problem: &Problem,
+    refit: Option<&MllFit>,
+    task: &Task,
+    acquisition: &dyn Acquisition,
+    rng: &mut ChaCha8Rng,
+    on_step: &mut dyn FnMut(&StepView, &mut ChaCha8Rng) -> Control,
+) -> Result<RunRecord, String> {
     check_task(problem, task)?;
     let mut posterior = Posterior::new(problem);
     let mut record = RunRecord {
@@ -109,7 +184,10 @@ pub fn run_bo(
     let mut cumulative_cost = 0.0;
     let mut evaluate = |j: usize, posterior: &mut Posterior, record: &mut RunRecord| {
         let y = task.objective[j];
-        posterior.observe(j, y)?;
+        match refit {
+            None => posterior.observe(j, y)?,
+            Some(fit) => observe_refitting(fit, posterior, j, y)?,
+        }
         let best = record.incumbent.last().map_or(y, |&b| b.min(y));
         record.x.push(j);
         record.y.push(y);

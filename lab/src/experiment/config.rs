@@ -12,7 +12,7 @@ use crate::rules::pbgi_logeipc::{PbgiLogEipcParams, StopForm};
 use crate::rules::{find_rule, parse_params, RuleContext, RuleFactory, RuleSpec, RULES};
 use crate::study::config::{
     build_problem, check_distinct, check_lambdas, study_config, CostName, DomainConfig, DomainKind,
-    PeriodicConfig, PriorConfig,
+    HyperparameterFit, PeriodicConfig, PriorConfig, DEFAULT_LENGTH_SCALE_BOUNDS,
 };
 use std::collections::BTreeMap;
 
@@ -73,6 +73,7 @@ pub const PRESETS: &[&str] = &[
     "paper-8d-cheap",
     "ablation-check-order",
     "ablation-unknown-cost",
+    "ablation-mll",
 ];
 
 impl ExperimentConfig {
@@ -167,6 +168,28 @@ impl ExperimentConfig {
         }
     }
 
+    /// The model's hyperparameters fitted by maximum marginal likelihood (`[prior]
+    /// hyperparameters = "mll"`, length scale within the default bounds
+    /// [`DEFAULT_LENGTH_SCALE_BOUNDS`], refitted after every observation) instead of fixed at
+    /// the prior's, in the paper's 1-D setting ([`Self::paper`]: the same objectives and
+    /// initial designs, sample by sample, so `--preset paper` with the same `--samples` is
+    /// its fixed counterpart) with the linear cost (the paper's Fig. 2) and every rule of
+    /// [`paper_1d_rules`] but PRB (a refit invalidates its paths, which would then be
+    /// redrawn at every step: `O(N·n log n)` per check).
+    pub fn ablation_mll() -> Self {
+        let mut rules = paper_1d_rules();
+        rules.remove("prb");
+        Self {
+            costs: vec![CostName::Linear],
+            prior: PriorConfig {
+                hyperparameters: HyperparameterFit::Mll,
+                ..PriorConfig::default()
+            },
+            rules: Some(rules),
+            ..Self::paper()
+        }
+    }
+
     /// [`ExperimentConfig::paper_8d`] with the cheaper search of [`CHEAP_RESTARTS`] = 3
     /// L-BFGS starts per optimisation (plus the previous optimum) instead of the authors' 80:
     /// about 30% of the time per sample (210 against 743 CPU-s); what it costs in the
@@ -187,6 +210,7 @@ impl ExperimentConfig {
             "paper-8d-cheap" => Ok(Self::paper_8d_cheap()),
             "ablation-check-order" => Ok(Self::ablation_check_order()),
             "ablation-unknown-cost" => Ok(Self::ablation_unknown_cost()),
+            "ablation-mll" => Ok(Self::ablation_mll()),
             other => Err(format!(
                 "--preset: unknown preset `{other}`; known: {}",
                 PRESETS.join(", ")
@@ -240,10 +264,67 @@ impl ExperimentConfig {
             }
         }
         self.cost_model.validate(self.is_continuous())?;
+        self.check_hyperparameter_fit()?;
         check_distinct("costs", &self.costs, CostName::key)?;
         check_lambdas(&self.lambdas)?;
         check_distinct("acquisitions", &self.acquisitions, AcquisitionName::key)?;
         self.rule_factories().map(|_| ())
+    }
+
+    /// `[prior] hyperparameters = "mll"` is for the 1-D grid with a known cost: on the cube
+    /// each refit would rebuild the screen's posterior (`O(R·t²)` per step, `R = 8192`) and
+    /// redraw Thompson sampling's Fourier features, and on random points it would refactor
+    /// the dense prior (`O(n³)` per step); the unknown cost's second GP keeps its own
+    /// hyperparameters, and the two together are not implemented. The fitted prior at either
+    /// bound must be one the grid can hold (an exact circulant embedding, or few enough
+    /// points to factor densely).
+    fn check_hyperparameter_fit(&self) -> Result<(), String> {
+        let Some(fit) = self.prior.mll_fit()? else {
+            return Ok(());
+        };
+        if self.domain.kind != DomainKind::Grid {
+            let kind = match self.domain.kind {
+                DomainKind::Cube => "cube",
+                _ => "random",
+            };
+            return Err(format!(
+                "prior.hyperparameters: \"mll\" is supported on the 1-D grid only (domain.kind \
+                 = \"grid\"), not on domain.kind = \"{kind}\" (every refit would rebuild the \
+                 model there at a cost the study cannot afford)"
+            ));
+        }
+        if self.cost_model.is_unknown() {
+            return Err(
+                "prior.hyperparameters: \"mll\" is not combined with cost_model.kind = \
+                 \"lognormal\" (leave one of them at its default)"
+                    .into(),
+            );
+        }
+        let domain = crate::study::config::build_domain(&self.domain)?;
+        for length_scale in fit.length_scale_bounds {
+            let kernel = Kernel {
+                kind: fit.kind,
+                length_scale,
+                outputscale: fit.outputscale,
+            };
+            if !crate::gp::prior::embeds_exactly(&domain, &kernel, fit.jitter)
+                && domain.len() > crate::gp::prior::MAX_DENSE_POINTS
+            {
+                return Err(format!(
+                    "prior.length_scale_bounds: at ℓ = {length_scale} the prior on the {}-point \
+                     grid has no exact circulant embedding and is too large to factor densely; \
+                     narrow the bounds",
+                    domain.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The marginal-likelihood fit of the model's hyperparameters (`None`: fixed at the
+    /// prior's; see [`crate::study::config::PriorConfig::mll_fit`]).
+    pub fn mll_fit(&self) -> Result<Option<crate::gp::MllFit>, String> {
+        self.prior.mll_fit()
     }
 
     /// The sizes of `crate::study::bounds`, checked before any work: samples, points,
@@ -347,6 +428,8 @@ impl ExperimentConfig {
             length_scale: self.cost_model.length_scale,
             outputscale: self.cost_model.outputscale,
             mean: 0.0,
+            hyperparameters: HyperparameterFit::Fixed,
+            length_scale_bounds: DEFAULT_LENGTH_SCALE_BOUNDS,
             ..self.prior.clone()
         };
         build_problem(&prior, &self.domain, false).map_err(|e| format!("cost_model: {e}"))

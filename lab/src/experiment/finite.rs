@@ -8,7 +8,8 @@ use super::run::{
 };
 use crate::acquisitions::AcquisitionName;
 use crate::bo::{
-    initial_design, run_bo, run_bo_unknown_cost, scaled_costs, LogCostModel, StepView, Task,
+    initial_design, run_bo, run_bo_refitting, run_bo_unknown_cost, scaled_costs, LogCostModel,
+    StepView, Task,
 };
 use crate::gp::Problem;
 use crate::rules::RuleFactory;
@@ -18,7 +19,9 @@ use rand_chacha::ChaCha8Rng;
 /// One run on a finite domain: BO with `acquisition` to the cap on sample `sample` of
 /// `setting`, all rules observing. `indices` are the setting's and acquisition's positions,
 /// recorded in the result. With `log_cost` (the prior of `ln c`, `[cost_model] kind =
-/// "lognormal"`) the cost is unknown and learnt as the run goes (`bo::unknown_cost`).
+/// "lognormal"`) the cost is unknown and learnt as the run goes (`bo::unknown_cost`); with
+/// `[prior] hyperparameters = "mll"` the model is refitted after every observation
+/// (`bo::run_bo_refitting`), while the objective is still a draw of the configured prior.
 #[allow(clippy::too_many_arguments)]
 pub fn run_one(
     config: &ExperimentConfig,
@@ -85,13 +88,23 @@ pub fn run_one(
         }
         None => {
             let built = acquisition.build(domain.dim());
-            run_bo(
-                problem,
-                &task,
-                built.as_ref(),
-                &mut acquisition_rng,
-                &mut on_step,
-            )?
+            match config.mll_fit()? {
+                None => run_bo(
+                    problem,
+                    &task,
+                    built.as_ref(),
+                    &mut acquisition_rng,
+                    &mut on_step,
+                )?,
+                Some(fit) => run_bo_refitting(
+                    problem,
+                    &fit,
+                    &task,
+                    built.as_ref(),
+                    &mut acquisition_rng,
+                    &mut on_step,
+                )?,
+            }
         }
     };
     let f_min = objective.iter().copied().fold(f64::INFINITY, f64::min);

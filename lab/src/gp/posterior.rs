@@ -27,8 +27,15 @@
 //! substitution gives `r_{u+1} = (y_{u+1} - g(x_{u+1}))/d_{u+1}` (the terms `Σ_k L[u+1,k]·r_k`
 //! cancel because `L[u+1,k] = V[k, x_{u+1}]`), and `g ← g + r_{u+1}·V[u+1,·]`: `O(n)` per path
 //! and observation, and a path conditioned this way is an exact posterior draw at every step.
+//!
+//! # Refitted models
+//! A posterior whose hyperparameters were refitted (`[prior] hyperparameters = "mll"`) is
+//! rebuilt from scratch on a new model prior ([`Posterior::rebuilt`]) and carries a model
+//! number one higher than the one it replaces. A bank's paths were drawn from an earlier
+//! model's prior, so a bank whose model number differs is emptied and redrawn whole.
 use super::prior::Problem;
 use rand_chacha::ChaCha8Rng;
+use std::borrow::Cow;
 
 /// Prior paths kept across steps and conditioned on the observations as they arrive.
 #[derive(Clone, Debug, Default)]
@@ -38,6 +45,8 @@ pub struct PathBank {
     pub paths: Vec<f64>,
     /// Number of observations the paths are conditioned on.
     pub conditioned_on: usize,
+    /// The model number of the posterior that drew the paths (see the module documentation).
+    pub model: u64,
 }
 
 impl PathBank {
@@ -55,7 +64,10 @@ impl PathBank {
 /// Posterior of `f` on the domain given noiseless observations.
 #[derive(Clone, Debug)]
 pub struct Posterior<'p> {
-    problem: &'p Problem,
+    /// The model prior: the configured one (borrowed), or a refitted one (owned).
+    problem: Cow<'p, Problem>,
+    /// 0 for a posterior of the configured prior, one more for each refitted model.
+    model: u64,
     observed: Vec<usize>,
     values: Vec<f64>,
     /// Rows of the lower-triangular factor of `K_XX` (row `s` has `s + 1` entries).
@@ -73,16 +85,36 @@ pub struct Posterior<'p> {
 impl<'p> Posterior<'p> {
     /// The prior (no observations).
     pub fn new(problem: &'p Problem) -> Posterior<'p> {
+        Self::with_model(Cow::Borrowed(problem), 0)
+    }
+
+    /// The posterior of model prior `problem` (a refit of this posterior's model) given this
+    /// posterior's observations, in their order, with a model number one higher. Errors as
+    /// [`Posterior::observe`]; `problem` must be on the same domain.
+    pub fn rebuilt(&self, problem: Problem) -> Result<Posterior<'p>, String> {
+        if problem.domain() != self.problem.domain() {
+            return Err("a rebuilt posterior must keep its domain".into());
+        }
+        let mut rebuilt = Self::with_model(Cow::Owned(problem), self.model + 1);
+        for (&j, &y) in self.observed.iter().zip(&self.values) {
+            rebuilt.observe(j, y)?;
+        }
+        Ok(rebuilt)
+    }
+
+    fn with_model(problem: Cow<'p, Problem>, model: u64) -> Posterior<'p> {
         let n = problem.n_points();
         let var: Vec<f64> = (0..n).map(|i| problem.covariance(i, i)).collect();
+        let mean = problem.mean();
         Posterior {
             problem,
+            model,
             observed: Vec::new(),
             values: Vec::new(),
             factor_rows: Vec::new(),
             v_rows: Vec::new(),
             weights: Vec::new(),
-            mean: vec![problem.mean(); n],
+            mean: vec![mean; n],
             sd: var.iter().map(|v| v.sqrt()).collect(),
             var,
             evaluated: vec![false; n],
@@ -149,9 +181,14 @@ impl<'p> Posterior<'p> {
         Ok(())
     }
 
-    /// The problem this posterior belongs to.
-    pub fn problem(&self) -> &'p Problem {
-        self.problem
+    /// The model prior this posterior conditions (the configured prior, or a refitted one).
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    /// 0 for the configured prior's posterior, one more per refitted model.
+    pub fn model(&self) -> u64 {
+        self.model
     }
 
     /// Posterior mean on the domain.
@@ -235,9 +272,16 @@ impl PosteriorSampler for Posterior<'_> {
 
     /// Conditions the bank's paths on the observations made since its last update (`O(n)`
     /// per path and observation), then appends fresh prior draws conditioned on everything
-    /// until it holds `n_paths` paths.
+    /// until it holds `n_paths` paths. A bank drawn under another model (a refit since) is
+    /// emptied first, so it is then redrawn whole.
     fn update_bank(&self, rng: &mut ChaCha8Rng, bank: &mut PathBank, n_paths: usize) {
         let n = self.problem.n_points();
+        if bank.model != self.model {
+            // Drawn from another model's prior: no longer draws of this posterior.
+            bank.paths.clear();
+            bank.conditioned_on = 0;
+            bank.model = self.model;
+        }
         let from = bank.conditioned_on.min(self.observed.len());
         for path in bank.paths.chunks_exact_mut(n) {
             self.condition_path(path, from);

@@ -214,6 +214,17 @@ impl Problem {
     }
 }
 
+/// Whether the prior of `kernel` with jitter `jitter` on `domain` has an exact circulant
+/// embedding (a regular grid whose embedding is non-negative), i.e. whether [`Problem::new`]
+/// builds it without a dense factorisation. `O(n log n)`.
+pub fn embeds_exactly(domain: &Domain, kernel: &Kernel, jitter: f64) -> bool {
+    let Some(h) = domain.grid_spacing() else {
+        return false;
+    };
+    let lag = |k: usize| kernel.at_distance(k as f64 * h) + if k == 0 { jitter } else { 0.0 };
+    CirculantEmbedding::new(domain.len(), lag).is_some()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -73,6 +73,17 @@ pub struct PriorConfig {
     pub mean: f64,
     /// Jitter `ε` added to the covariance diagonal (part of the model; see `gp::prior`).
     pub jitter: f64,
+    /// The model's length scale and output scale: `fixed` at the prior's (default; every
+    /// paper preset, as the authors' code) or `mll`, refitted by maximum marginal likelihood
+    /// after every observation (`pbgi experiment` on a grid only; `gp::marginal_likelihood`).
+    /// Left out of the configuration written when `fixed`, so outputs of earlier versions
+    /// compare equal.
+    #[serde(skip_serializing_if = "HyperparameterFit::is_fixed")]
+    pub hyperparameters: HyperparameterFit,
+    /// `[ℓ_min, ℓ_max]` of the fitted length scale (`mll` only; default
+    /// [`DEFAULT_LENGTH_SCALE_BOUNDS`]); left out of the configuration written when default.
+    #[serde(skip_serializing_if = "is_default_length_scale_bounds")]
+    pub length_scale_bounds: [f64; 2],
 }
 
 impl Default for PriorConfig {
@@ -83,7 +94,76 @@ impl Default for PriorConfig {
             outputscale: 1.0,
             mean: 0.0,
             jitter: crate::gp::prior::DEFAULT_RELATIVE_JITTER,
+            hyperparameters: HyperparameterFit::Fixed,
+            length_scale_bounds: DEFAULT_LENGTH_SCALE_BOUNDS,
         }
+    }
+}
+
+/// The default bounds of a fitted length scale on `[0, 1]`: from 0.01 (ten times below the
+/// paper's 0.1; a hundred spacings of the 10,001-point grid, ten of the 1001-point one) to 0.5
+/// (half the domain, five times the paper's: the Matérn-5/2 correlation across the whole
+/// domain is then still 0.14, and longer scales are barely told apart by observations inside
+/// it). The prior's circulant embedding (which samples the fitted prior for Thompson
+/// sampling) is exact across this range on the 1001- and 10,001-point grids, and fails on the
+/// 10,001-point grid from about ℓ = 0.8 (test
+/// `the_fitted_prior_embeds_across_the_default_bounds`).
+pub const DEFAULT_LENGTH_SCALE_BOUNDS: [f64; 2] = [0.01, 0.5];
+
+fn is_default_length_scale_bounds(bounds: &[f64; 2]) -> bool {
+    *bounds == DEFAULT_LENGTH_SCALE_BOUNDS
+}
+
+/// `[prior] hyperparameters`: how the model's length scale and output scale are set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HyperparameterFit {
+    /// The prior's, throughout (the stopping paper's code: `requires_grad = False`).
+    #[default]
+    Fixed,
+    /// Refitted after every observation by maximum marginal likelihood (the isotropic length
+    /// scale within `length_scale_bounds`, the output scale in closed form).
+    Mll,
+}
+
+impl HyperparameterFit {
+    /// Whether the hyperparameters stay the prior's.
+    pub fn is_fixed(&self) -> bool {
+        *self == HyperparameterFit::Fixed
+    }
+}
+
+impl PriorConfig {
+    /// The marginal-likelihood fit `[prior]` asks for (`None` when `fixed`), with its bounds
+    /// checked. `length_scale_bounds` set away from its default with `fixed` is an error (it
+    /// would be silently unused).
+    pub fn mll_fit(&self) -> Result<Option<crate::gp::MllFit>, String> {
+        let [low, high] = self.length_scale_bounds;
+        if self.hyperparameters.is_fixed() {
+            if !is_default_length_scale_bounds(&self.length_scale_bounds) {
+                return Err(format!(
+                    "prior.length_scale_bounds: [{}, {}] is only used with hyperparameters = \
+                     \"mll\" (hyperparameters is \"fixed\")",
+                    format_number(low),
+                    format_number(high)
+                ));
+            }
+            return Ok(None);
+        }
+        if !(low.is_finite() && high.is_finite() && low > 0.0 && low <= high) {
+            return Err(format!(
+                "prior.length_scale_bounds: [{}, {}] must be finite with 0 < ℓ_min ≤ ℓ_max",
+                format_number(low),
+                format_number(high)
+            ));
+        }
+        Ok(Some(crate::gp::MllFit {
+            kind: self.kernel,
+            outputscale: self.outputscale,
+            mean: self.mean,
+            jitter: self.jitter,
+            length_scale_bounds: self.length_scale_bounds,
+        }))
     }
 }
 

@@ -55,6 +55,13 @@ impl Config {
         check_distinct("acquisitions", &self.acquisitions, AcquisitionName::key)?;
         check_lambdas(&self.lambdas)?;
         self.rule.validate().map_err(|e| format!("rule.{e}"))?;
+        if self.prior.mll_fit()?.is_some() {
+            return Err(
+                "prior.hyperparameters: \"mll\" is for `pbgi experiment`; Theorem 1 is about a \
+                 known prior (leave it \"fixed\")"
+                    .into(),
+            );
+        }
         let problem = build_problem(&self.prior, &self.domain, true)?;
         let mut configurations = Vec::new();
         for &cost in &self.costs {
