@@ -333,13 +333,19 @@ def ei_any(mu, sigma, y):
 def log_ei(mu, sigma, y):
     """LogEI (the fast crate's `log_ei`) for finite arguments, σ ≥ 0."""
     mu, sigma, y, over = _finite_difference(mu, sigma, y)
+    return _log_ei_quartered(mu, sigma, y, over, ei(mu, sigma, y))
+
+
+def _log_ei_quartered(mu, sigma, y, over, e):
+    """LogEI from arguments already through `_finite_difference` (`over` its mask) and their
+    EI `e`, so that LogEIPC computes EI once. Where σ = 0 the value is (y − μ)⁺'s log, whatever
+    `e` holds there."""
     pos = sigma > 0
     s = torch.where(pos, sigma, 1.0)
     dhi, dlo, zhi, zlo = standardize(mu, s, y)
     lns_hi, lns_lo = _ln_sigma(s)
     x = torch.where(zhi < 0, -zhi, 0.0)
     tail = ln_h_neg(x, torch.where(zhi < 0, -zlo, 0.0), lns_hi, lns_lo)
-    e = ei(mu, s, y)
     normal = (e >= 2.2250738585072014e-308) & torch.isfinite(e)
     ln_e = torch.log(torch.where(normal, e, 1.0))
     zp = torch.where(zhi >= 0, zhi, 0.0)
@@ -357,12 +363,14 @@ def log_ei(mu, sigma, y):
 def log_eipc(mu, sigma, y, cost):
     """LogEIPC = ln EI − ln c (the fast crate's `log_eipc`): the ratio ln(EI/c) where EI and
     EI/c are normal numbers (no cancellation at the stopping rule's 0), else the difference."""
-    e = ei_any(mu, sigma, y)
+    mu4, s4, y4, over = _finite_difference(mu, sigma, y)
+    e4 = ei(mu4, s4, y4)
+    e = torch.where(over, 4.0 * e4, e4)
     r = e / cost
     tiny = 2.2250738585072014e-308
     ratio_ok = (e >= tiny) & torch.isfinite(e) & (r >= tiny) & torch.isfinite(r)
     ratio = torch.log(torch.where(ratio_ok, r, 1.0))
-    diff = log_ei(mu, sigma, y) - torch.log(cost)
+    diff = _log_ei_quartered(mu4, s4, y4, over, e4) - torch.log(cost)
     return torch.where(ratio_ok, ratio, diff)
 
 
