@@ -7,6 +7,10 @@ Bayesian-regret study (section 4.1, Fig. 3; appendix C, Figs. 21-23), the number
 it. Standard library only, so it runs without the project's virtual environment:
 
     python3 lab/scripts/paper_8d_reading.py out/paper-8d/summary.csv
+    python3 lab/scripts/paper_8d_reading.py --fig3-table out/paper-8d/summary.csv
+
+The second form prints the Markdown table of Fig. 3's setting (λ = 0.01, every cost and all
+four acquisitions, LCB and TS included, which comparison.md leaves out).
 
 Conventions: regret is the cost-adjusted simple regret (lower is better); "± x" is two standard
 errors; a paired difference `A − B` is taken run by run over the same samples (the summary's
@@ -110,7 +114,47 @@ def main(path):
         print(f"   {name:14} {sum(values) / len(values):.1%}")
 
 
+def fig3_table(path, lam="0.01"):
+    """Per cost, a Markdown table: rows the rules, then Hindsight-fixed and Hindsight; columns
+    the four acquisitions at λ. A cell: mean ± 2SE [rank among the rules], mean τ, and the
+    share of runs capped when above 0; the lowest rule of each column in bold."""
+    table = load(path)
+    costs = sorted({k[0] for k in table}, key=["uniform", "linear", "periodic@argmin"].index)
+    first = table[(costs[0], lam, ACQUISITIONS[0])]
+    names = ["ours"] + [n for n in first if n not in ("ours", HINDSIGHT, HINDSIGHT_FIXED)]
+    names += [HINDSIGHT_FIXED, HINDSIGHT]
+    label = {"ours": first["ours"]["rule"], HINDSIGHT: "Hindsight (lower bound)",
+             HINDSIGHT_FIXED: "Hindsight-fixed (best fixed t)"}
+    for cost in costs:
+        print(f"\n{cost} cost, λ = {lam}:\n")
+        print("| rule | " + " | ".join(LABEL[a] for a in ACQUISITIONS) + " |")
+        print("|---|" + "---|" * len(ACQUISITIONS))
+        for name in names:
+            cells = []
+            for a in ACQUISITIONS:
+                rules = table[(cost, lam, a)]
+                row = rules[name]
+                best = min(f(r, "mean_regret") for n, r in rules.items()
+                           if n not in (HINDSIGHT, HINDSIGHT_FIXED))
+                text = pm(row).replace(" ± ", "±")
+                oracle = name in (HINDSIGHT, HINDSIGHT_FIXED)
+                if not oracle and f(row, "mean_regret") == best:
+                    text = f"**{text}**"
+                if not oracle:
+                    text += f" [{row['rank_in_acquisition']}]"
+                text += f" τ{f(row, 'mean_stop'):.0f}"
+                if f(row, "cap_share") > 0:
+                    text += f" {f(row, 'cap_share'):.0%}"
+                cells.append(text)
+            print(f"| {label.get(name, name)} | " + " | ".join(cells) + " |")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: paper_8d_reading.py SUMMARY_CSV (the summary.csv of a merged paper-8d output)")
-    main(sys.argv[1])
+    args = sys.argv[1:]
+    if args[:1] == ["--fig3-table"] and len(args) == 2:
+        fig3_table(args[1])
+    elif len(args) == 1 and not args[0].startswith("-"):
+        main(args[0])
+    else:
+        sys.exit("usage: paper_8d_reading.py [--fig3-table] SUMMARY_CSV (the summary.csv of a "
+                 "merged paper-8d output)")
